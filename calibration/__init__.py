@@ -1,0 +1,1 @@
+"""companion.calibration: calibration code and profiles (top-level calibration/ folder)."""

@@ -1,0 +1,1 @@
+"""companion.web: the Flask app (top-level web/ folder)."""
