@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name == module_name:
+            if exc.name and module_name.startswith(exc.name):
                 continue
             raise
         area_parser = areas.add_parser(area, help=help_text)
