@@ -1,1 +1,31 @@
-"""companion.capture"""
+"""companion.capture: frame sources (camera, video, frame folder, stream URL) and motion scores."""
+
+from companion.capture.frame import Frame
+from companion.capture.motion import MotionMeter, motion_score, small_grey
+from companion.capture.reconnect import CaptureEvent, Reconnecting, backoff_delays
+from companion.capture.sources import (
+    CameraSource,
+    CaptureError,
+    FolderSource,
+    FrameSource,
+    StreamSource,
+    VideoFileSource,
+    open_source,
+)
+
+__all__ = [
+    "CameraSource",
+    "CaptureError",
+    "CaptureEvent",
+    "FolderSource",
+    "Frame",
+    "FrameSource",
+    "MotionMeter",
+    "Reconnecting",
+    "StreamSource",
+    "VideoFileSource",
+    "backoff_delays",
+    "motion_score",
+    "open_source",
+    "small_grey",
+]

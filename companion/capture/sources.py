@@ -1,0 +1,239 @@
+"""Frame sources behind one interface: webcam index, video file, folder of frames, stream URL.
+
+Every source yields :class:`~companion.capture.frame.Frame` objects through ``read()`` and returns
+``None`` when it has nothing (end of a file, or a lost camera). Files and folders stamp frames with
+``index / fps`` so a replay is deterministic; live sources stamp them with the monotonic clock.
+
+``open_source(spec)`` turns a command-line string into the right source and raises
+:class:`CaptureError` (with a ``code`` and a message saying what to do) when it cannot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.capture.frame import Frame
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg", ".wmv")
+URL_SCHEMES = ("http://", "https://", "rtsp://", "rtmp://", "udp://", "tcp://")
+DEFAULT_FOLDER_FPS = 15.0
+DEFAULT_LIVE_FPS = 30.0
+
+
+class CaptureError(Exception):
+    """A frame source that cannot be opened or read. ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class FrameSource:
+    """Common interface. Subclasses implement ``_open``, ``_read`` and ``_close``."""
+
+    live: bool = False  # live sources are reopened with back-off when they fail
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.fps: float = DEFAULT_LIVE_FPS
+        self.frame_count: int | None = None  # known for files and folders
+        self._index = 0
+        self._opened = False
+
+    def open(self) -> FrameSource:
+        if not self._opened:
+            self._open()
+            self._opened = True
+        return self
+
+    def read(self) -> Frame | None:
+        """The next frame, or ``None`` at the end of a file or when a live source failed."""
+        if not self._opened:
+            self.open()
+        image = self._read()
+        if image is None:
+            return None
+        timestamp = time.monotonic() if self.live else self._index / self.fps
+        frame = Frame(image=image, timestamp=timestamp, index=self._index, source=self.name)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        if self._opened:
+            self._close()
+            self._opened = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def __enter__(self) -> FrameSource:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _read(self) -> np.ndarray | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        pass
+
+
+class _CvCaptureSource(FrameSource):
+    """Shared code for everything ``cv2.VideoCapture`` opens."""
+
+    def __init__(self, name: str, target: int | str) -> None:
+        super().__init__(name)
+        self._target = target
+        self._cap: cv2.VideoCapture | None = None
+
+    def _open(self) -> None:
+        cap = cv2.VideoCapture(self._target)
+        if not cap.isOpened():
+            cap.release()
+            raise CaptureError("unreadable", self._open_failure_message())
+        self._cap = cap
+        fps = cap.get(cv2.CAP_PROP_FPS)
+        if fps and 1.0 <= fps <= 240.0:
+            self.fps = float(fps)
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.frame_count = count if count > 0 and not self.live else None
+
+    def _open_failure_message(self) -> str:
+        return f"cannot open {self.name}"
+
+    def _read(self) -> np.ndarray | None:
+        if self._cap is None:
+            return None
+        ok, image = self._cap.read()
+        return image if ok and image is not None else None
+
+    def _close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class VideoFileSource(_CvCaptureSource):
+    """A recorded video; timestamps are ``index / fps`` of the file."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        super().__init__(str(path), str(path))
+        self.path = path
+
+    def _open(self) -> None:
+        if not self.path.is_file():
+            raise CaptureError("not_found", f"video file {self.path} does not exist")
+        super()._open()
+
+    def _open_failure_message(self) -> str:
+        return f"{self.path} is not a video OpenCV can decode (try an .mp4 or .avi file)"
+
+
+class CameraSource(_CvCaptureSource):
+    """A local webcam by index (``--camera 0``)."""
+
+    live = True
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"camera {index}", index)
+        self.index = index
+
+    def _open_failure_message(self) -> str:
+        return f"camera {self.index} cannot be opened: is it connected and not used by another program?"
+
+
+class StreamSource(_CvCaptureSource):
+    """A network stream (phone camera apps: MJPEG over HTTP, RTSP)."""
+
+    live = True
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url, url)
+        self.url = url
+
+    def _open_failure_message(self) -> str:
+        return f"stream {self.url} cannot be opened: check the address and that the phone app is running"
+
+
+class FolderSource(FrameSource):
+    """A folder of still frames, read in name order, stamped ``index / fps``."""
+
+    def __init__(self, path: str | Path, fps: float = DEFAULT_FOLDER_FPS) -> None:
+        path = Path(path)
+        super().__init__(str(path))
+        if fps <= 0:
+            raise CaptureError("bad_fps", f"frames per second must be positive, not {fps}")
+        self.path = path
+        self.fps = float(fps)
+        self._files: list[Path] = []
+
+    def _open(self) -> None:
+        if not self.path.is_dir():
+            raise CaptureError("not_found", f"frame folder {self.path} does not exist")
+        self._files = sorted(
+            p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+        )
+        if not self._files:
+            raise CaptureError(
+                "empty", f"frame folder {self.path} holds no images ({', '.join(IMAGE_SUFFIXES)})"
+            )
+        self.frame_count = len(self._files)
+
+    def _read(self) -> np.ndarray | None:
+        while self._index < len(self._files):
+            image = cv2.imread(str(self._files[self._index]), cv2.IMREAD_COLOR)
+            if image is not None:
+                return image
+            raise CaptureError("unreadable", f"{self._files[self._index]} is not a readable image")
+        return None
+
+
+def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
+    """Build (and open) the source a command-line string names.
+
+    ``0`` or ``camera:0`` -> webcam; ``http://...``/``rtsp://...`` -> stream; a folder -> its
+    frames; anything else -> a video file. Raises :class:`CaptureError` when it cannot be opened.
+    """
+    if isinstance(spec, int):
+        source: FrameSource = CameraSource(spec)
+    else:
+        text = str(spec).strip()
+        if not text:
+            raise CaptureError("bad_source", "no source given: pass a video, a folder, a URL or 0")
+        lower = text.lower()
+        if lower.startswith("camera:"):
+            number = text.split(":", 1)[1]
+            if not number.isdigit():
+                raise CaptureError("bad_source", f"{text!r}: a camera index is a number (camera:0)")
+            source = CameraSource(int(number))
+        elif text.isdigit() and not Path(text).exists():
+            source = CameraSource(int(text))
+        elif lower.startswith(URL_SCHEMES):
+            source = StreamSource(text)
+        elif Path(text).is_dir():
+            source = FolderSource(text, fps=fps or DEFAULT_FOLDER_FPS)
+        elif Path(text).exists():
+            source = VideoFileSource(text)
+        else:
+            raise CaptureError(
+                "not_found",
+                f"{text} does not exist; give a video file, a folder of frames, "
+                "a stream URL (http://, rtsp://) or a camera index",
+            )
+    source.open()
+    if fps and not isinstance(source, FolderSource):
+        source.fps = float(fps)
+    return source
