@@ -1,0 +1,373 @@
+"""SQLite storage for live games: stdlib ``sqlite3``, WAL journal, migrations, one transaction
+per write.
+
+The store knows no rules: moves, rulings and corrections are kept as the JSON the referee and the
+session produce, in the order they happened, so :class:`StoredGame` holds everything needed to
+rebuild a game exactly (see ``companion.store.records.rebuild_game``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+EVIDENCE_KINDS = ("before", "after")
+
+
+class StoreError(Exception):
+    """The database cannot be opened or used. ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlayer:
+    name: str
+    team: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "team": self.team}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """One entry of a game's history in order: a move sent to the referee or a correction."""
+
+    seq: int
+    kind: str  # "move" or a correction kind: "undo", "sequence", "cell", "card", ...
+    payload: dict
+    legal: bool | None = None  # for moves: whether the referee applied it
+
+
+@dataclass(slots=True)
+class StoredGame:
+    id: int
+    variant: str
+    options: dict
+    players: list[StoredPlayer]
+    status: str
+    winner: str | None
+    created_at: float
+    actions: list[StoredAction] = field(default_factory=list)
+    rulings: list[dict] = field(default_factory=list)
+
+    def setup(self) -> dict:
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "players": [p.to_json() for p in self.players],
+        }
+
+
+class Store:
+    """One SQLite file (or ``":memory:"``). Safe to share between threads."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            parent = Path(self.path).parent
+            if not parent.is_dir():
+                raise StoreError("not_found", f"folder {parent} for the database does not exist")
+        try:
+            self._db = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=10.0
+            )
+            self._db.execute("PRAGMA foreign_keys = ON")
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError("unreadable", f"{self.path} is not a usable database: {exc}") from exc
+        self._lock = threading.RLock()
+        self._migrate()
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        try:
+            version = self.schema_version
+        except sqlite3.DatabaseError as exc:
+            raise StoreError("unreadable", f"{self.path} is not a usable database: {exc}") from exc
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                "too_new",
+                f"{self.path} has schema version {version}; this companion knows up to "
+                f"{SCHEMA_VERSION}. Upgrade the companion or use another --db file.",
+            )
+        for number in range(version, SCHEMA_VERSION):
+            with self.transaction() as db:
+                db.executescript_in_tx(MIGRATIONS[number])
+                db.execute(f"PRAGMA user_version = {number + 1}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        """Everything inside commits together or not at all."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def create_game(self, setup: dict) -> int:
+        """Start a new game from ``{"variant", "options", "players": [{"name", "team"}]}``.
+
+        Any game still active is marked abandoned, so at most one game is unfinished.
+        """
+        players = setup.get("players") or []
+        if not players:
+            raise StoreError("bad_setup", "a game needs players")
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE games SET status = 'abandoned', updated_at = ? WHERE status = 'active'",
+                (now,),
+            )
+            cur = db.execute(
+                "INSERT INTO games (created_at, updated_at, variant, options) VALUES (?, ?, ?, ?)",
+                (now, now, setup.get("variant", "classic"), _dump(setup.get("options") or {})),
+            )
+            game_id = int(cur.lastrowid)
+            for seat, player in enumerate(players):
+                db.execute(
+                    "INSERT INTO players (game_id, seat, name, team) VALUES (?, ?, ?, ?)",
+                    (game_id, seat, str(player["name"]), str(player["team"])),
+                )
+        return game_id
+
+    def active_game_id(self) -> int | None:
+        """The unfinished game to resume, if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE status = 'active' ORDER BY updated_at DESC, id DESC"
+            ).fetchone()
+        return int(row[0]) if row else None
+
+    def game_ids(self) -> list[int]:
+        with self._lock:
+            return [int(r[0]) for r in self._db.execute("SELECT id FROM games ORDER BY id")]
+
+    def load_game(self, game_id: int) -> StoredGame:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, variant, options, status, winner, created_at FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                raise StoreError("no_game", f"there is no game {game_id} in {self.path}")
+            players = [
+                StoredPlayer(name, team)
+                for name, team in self._db.execute(
+                    "SELECT name, team FROM players WHERE game_id = ? ORDER BY seat", (game_id,)
+                )
+            ]
+            actions = [
+                StoredAction(seq, "move", json.loads(move), bool(legal))
+                for seq, move, legal in self._db.execute(
+                    "SELECT seq, move, legal FROM moves WHERE game_id = ?", (game_id,)
+                )
+            ]
+            actions += [
+                StoredAction(seq, kind, json.loads(payload))
+                for seq, kind, payload in self._db.execute(
+                    "SELECT seq, kind, payload FROM corrections WHERE game_id = ?", (game_id,)
+                )
+            ]
+            rulings = [
+                json.loads(text)
+                for (text,) in self._db.execute(
+                    "SELECT ruling FROM rulings WHERE game_id = ? ORDER BY id", (game_id,)
+                )
+            ]
+        actions.sort(key=lambda a: a.seq)
+        return StoredGame(
+            id=int(row[0]),
+            variant=row[1],
+            options=json.loads(row[2]),
+            players=players,
+            status=row[3],
+            winner=row[4],
+            created_at=float(row[5]),
+            actions=actions,
+            rulings=rulings,
+        )
+
+    def finish_game(self, game_id: int, winner: str | None, status: str = "finished") -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE games SET status = ?, winner = ?, updated_at = ? WHERE id = ?",
+                (status, winner, time.time(), game_id),
+            )
+
+    def reopen_game(self, game_id: int) -> None:
+        """Mark a game active again (an undo of the winning move)."""
+        self.finish_game(game_id, None, status="active")
+
+    # -- history -------------------------------------------------------------------------------
+
+    def add_move(
+        self,
+        game_id: int,
+        move: dict,
+        ruling: dict,
+        evidence: dict[str, bytes] | None = None,
+    ) -> int:
+        """Record a move sent to the referee, its ruling and (if legal) its evidence, atomically.
+
+        ``ruling`` is the referee's ruling JSON; ``evidence`` maps ``before``/``after`` to JPEG bytes
+        for the ruling's move number. Returns the action's ``seq``.
+        """
+        legal = bool(ruling.get("legal"))
+        with self.transaction() as db:
+            seq = db.next_seq(game_id)
+            now = time.time()
+            cur = db.execute(
+                "INSERT INTO moves (game_id, seq, move, legal, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, _dump(move), int(legal), now),
+            )
+            db.insert_ruling(game_id, int(cur.lastrowid), ruling, now)
+            if evidence:
+                db.put_evidence(game_id, _move_number(ruling), evidence, now)
+        return seq
+
+    def add_ruling(self, game_id: int, ruling: dict) -> None:
+        """A ruling that is not about a referee move (e.g. the board does not match the game)."""
+        with self.transaction() as db:
+            db.insert_ruling(game_id, None, ruling, time.time())
+            db.touch(game_id)
+
+    def add_correction(self, game_id: int, kind: str, payload: dict | None = None) -> int:
+        """Record a correction (``undo``, ``sequence``, ``cell``, ``card`` ...) in game order."""
+        with self.transaction() as db:
+            seq = db.next_seq(game_id)
+            db.execute(
+                "INSERT INTO corrections (game_id, seq, kind, payload, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, kind, _dump(payload or {}), time.time()),
+            )
+            if kind == "undo":
+                # the undone move's evidence and any ruling-trail stay; the move number is reused,
+                # so its old evidence must go.
+                number = (payload or {}).get("move_number")
+                if number is not None:
+                    db.execute(
+                        "DELETE FROM evidence WHERE game_id = ? AND move_number = ?",
+                        (game_id, int(number)),
+                    )
+        return seq
+
+    # -- evidence ------------------------------------------------------------------------------
+
+    def save_evidence(self, game_id: int, move_number: int, which: str, jpeg: bytes) -> None:
+        with self.transaction() as db:
+            db.put_evidence(game_id, move_number, {which: jpeg}, time.time())
+
+    def evidence(self, game_id: int, move_number: int, which: str) -> bytes | None:
+        if which not in EVIDENCE_KINDS:
+            raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        with self._lock:
+            row = self._db.execute(
+                "SELECT jpeg FROM evidence WHERE game_id = ? AND move_number = ? AND which = ?",
+                (game_id, move_number, which),
+            ).fetchone()
+        return bytes(row[0]) if row else None
+
+    def size_bytes(self) -> int:
+        """Pages in use (what a file copy would weigh after a checkpoint)."""
+        with self._lock:
+            pages = self._db.execute("PRAGMA page_count").fetchone()[0]
+            size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(pages) * int(size)
+
+
+class _Tx:
+    """The connection inside one transaction, with the few statements the store repeats."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        return self._db.execute(sql, params)
+
+    def executescript_in_tx(self, script: str) -> None:
+        # executescript() would COMMIT first; run statement by statement instead.
+        for statement in script.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+
+    def next_seq(self, game_id: int) -> int:
+        row = self._db.execute(
+            "SELECT next_seq, status FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError("no_game", f"there is no game {game_id}")
+        self._db.execute(
+            "UPDATE games SET next_seq = next_seq + 1, updated_at = ? WHERE id = ?",
+            (time.time(), game_id),
+        )
+        return int(row[0])
+
+    def touch(self, game_id: int) -> None:
+        self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+
+    def insert_ruling(self, game_id: int, move_id: int | None, ruling: dict, now: float) -> None:
+        self._db.execute(
+            "INSERT INTO rulings (game_id, move_id, move_number, legal, code, ruling, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                move_id,
+                ruling.get("move_number", ruling.get("move")),
+                int(bool(ruling.get("legal"))),
+                str(ruling.get("code", "")),
+                _dump(ruling),
+                now,
+            ),
+        )
+
+    def put_evidence(self, game_id: int, move_number: int, images: dict, now: float) -> None:
+        for which, jpeg in images.items():
+            if which not in EVIDENCE_KINDS:
+                raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+            if jpeg is None:
+                continue
+            self._db.execute(
+                "INSERT OR REPLACE INTO evidence (game_id, move_number, which, jpeg, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, move_number, which, sqlite3.Binary(jpeg), now),
+            )
+
+
+def _move_number(ruling: dict) -> int:
+    number = ruling.get("move_number", ruling.get("move"))
+    if number is None:
+        raise StoreError("bad_request", "a ruling with evidence needs its move number")
+    return int(number)
+
+
+def _dump(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,140 @@
+"""The SQLite store: migrations, WAL, ordered history, atomic writes, evidence, reopening."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.store import SCHEMA_VERSION, Store, StoreError
+from companion.store.schema import MIGRATIONS
+
+SETUP = {
+    "variant": "classic",
+    "options": {"overlap": "crossing_only"},
+    "players": [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}],
+}
+
+
+def _ruling(number: int, legal: bool = True, code: str = "ok") -> dict:
+    return {"move_number": number, "legal": legal, "code": code, "message": code}
+
+
+def test_new_file_gets_every_migration_and_wal(tmp_path):
+    path = tmp_path / "games.db"
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION == len(MIGRATIONS)
+    mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_old_schema_is_migrated_and_keeps_its_data(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])
+    db.execute("PRAGMA user_version = 1")
+    db.execute(
+        "INSERT INTO games (id, created_at, updated_at, variant) VALUES (7, 1.0, 1.0, 'set5')"
+    )
+    db.execute("INSERT INTO players VALUES (7, 0, 'Ann', 'blue')")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION
+    assert store.load_game(7).variant == "set5"
+    store.save_evidence(7, 1, "before", b"\xff\xd8jpeg")  # the table migration 2 added
+    assert store.evidence(7, 1, "before") == b"\xff\xd8jpeg"
+
+
+def test_a_newer_schema_is_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "future.db"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError) as info:
+        Store(path)
+    assert info.value.code == "too_new"
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("shopping list: milk, eggs, chips " * 100)
+    with pytest.raises(StoreError) as info:
+        Store(path)
+    assert info.value.code == "unreadable"
+    with pytest.raises(StoreError):
+        Store(tmp_path / "missing-folder" / "x.db")
+
+
+def test_history_comes_back_in_order_after_reopening(tmp_path):
+    path = tmp_path / "games.db"
+    store = Store(path)
+    game = store.create_game(SETUP)
+    store.add_move(game, {"color": "blue", "place": "B2"}, _ruling(1))
+    store.add_move(game, {"color": "green", "remove": "B2"}, _ruling(2))
+    store.add_correction(game, "undo", {"move_number": 2})
+    store.add_move(game, {"color": "blue", "place": "C3"}, _ruling(2, False, "out_of_turn"))
+    store.add_ruling(game, {"code": "board_mismatch", "legal": False, "cells": ["D4"]})
+    store.close()  # as if the process died here
+
+    again = Store(path)
+    assert again.active_game_id() == game
+    stored = again.load_game(game)
+    assert stored.setup() == SETUP
+    assert [(a.seq, a.kind) for a in stored.actions] == [
+        (1, "move"),
+        (2, "move"),
+        (3, "undo"),
+        (4, "move"),
+    ]
+    assert stored.actions[3].legal is False
+    assert stored.actions[1].payload == {"color": "green", "remove": "B2"}
+    assert [r["code"] for r in stored.rulings] == ["ok", "ok", "out_of_turn", "board_mismatch"]
+
+
+def test_a_failed_write_leaves_nothing_behind():
+    store = Store()
+    game = store.create_game(SETUP)
+    with pytest.raises(StoreError):  # bad evidence kind fails after the move row was inserted
+        store.add_move(game, {"color": "blue", "place": "B2"}, _ruling(1), {"sideways": b"x"})
+    stored = store.load_game(game)
+    assert stored.actions == [] and stored.rulings == []
+    store.add_move(game, {"color": "blue", "place": "B2"}, _ruling(1))
+    assert [a.seq for a in store.load_game(game).actions] == [1]  # seq was rolled back too
+
+
+def test_evidence_is_kept_per_move_and_dropped_on_undo():
+    store = Store()
+    game = store.create_game(SETUP)
+    store.add_move(
+        game, {"color": "blue", "place": "B2"}, _ruling(1), {"before": b"b1", "after": b"a1"}
+    )
+    assert store.evidence(game, 1, "before") == b"b1"
+    assert store.evidence(game, 1, "after") == b"a1"
+    assert store.evidence(game, 2, "after") is None
+    store.add_correction(game, "undo", {"move_number": 1})
+    assert store.evidence(game, 1, "after") is None
+    with pytest.raises(StoreError):
+        store.evidence(game, 1, "during")
+
+
+def test_only_one_game_is_unfinished():
+    store = Store()
+    first = store.create_game(SETUP)
+    second = store.create_game(SETUP)
+    assert store.active_game_id() == second
+    assert store.load_game(first).status == "abandoned"
+    store.finish_game(second, "blue")
+    assert store.active_game_id() is None
+    assert store.load_game(second).winner == "blue"
+    store.reopen_game(second)
+    assert store.active_game_id() == second
+
+
+def test_unknown_game_and_empty_setup_are_clear_errors():
+    store = Store()
+    with pytest.raises(StoreError) as info:
+        store.load_game(42)
+    assert info.value.code == "no_game"
+    with pytest.raises(StoreError):
+        store.create_game({"variant": "classic", "players": []})
