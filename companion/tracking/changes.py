@@ -1,0 +1,164 @@
+"""Compare a settled board with the game's board and say what happened. Pure functions.
+
+``BoardChange.between(expected, seen)`` lists the cells that differ. ``interpret`` applies the
+referee's state as a prior: a turn adds one chip of the side to move or removes one chip; chips
+do not change colour (a colour change is a misread and is ignored); corners never hold chips.
+Anything else is a mismatch that names the cells, and the game waits for the table to fix it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.cells import CORNERS, SIZE, Cell, cell_name
+from companion.vision.reading import COLOR_OF_SYMBOL, EMPTY
+
+NONE = "none"
+PLACE = "place"
+REMOVE = "remove"
+MISMATCH = "mismatch"
+
+
+@dataclass(frozen=True, slots=True)
+class CellChange:
+    cell: Cell
+    before: str  # symbol the game expects: . B G R
+    after: str  # symbol on the settled board
+
+    @property
+    def name(self) -> str:
+        return cell_name(self.cell)
+
+    @property
+    def is_added(self) -> bool:
+        return self.before == EMPTY and self.after in COLOR_OF_SYMBOL
+
+    @property
+    def is_removed(self) -> bool:
+        return self.before in COLOR_OF_SYMBOL and self.after == EMPTY
+
+    @property
+    def is_recolored(self) -> bool:
+        return self.before in COLOR_OF_SYMBOL and self.after in COLOR_OF_SYMBOL
+
+    def describe(self) -> str:
+        if self.is_added:
+            return f"a {COLOR_OF_SYMBOL[self.after]} chip appeared on {self.name}"
+        if self.is_removed:
+            return f"the {COLOR_OF_SYMBOL[self.before]} chip on {self.name} is gone"
+        if self.is_recolored:
+            return (
+                f"{self.name} reads {COLOR_OF_SYMBOL[self.after]}, "
+                f"the game has {COLOR_OF_SYMBOL[self.before]}"
+            )
+        return f"{self.name} changed from {self.before!r} to {self.after!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardChange:
+    """The cells (corners excluded) where a settled board differs from the expected one."""
+
+    changes: tuple[CellChange, ...]
+
+    @classmethod
+    def between(cls, expected: list[str], seen: list[str]) -> BoardChange:
+        found = []
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if (r, c) in CORNERS:
+                    continue
+                if expected[r][c] != seen[r][c]:
+                    found.append(CellChange((r, c), expected[r][c], seen[r][c]))
+        return cls(tuple(found))
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+    @property
+    def cells(self) -> list[str]:
+        return [ch.name for ch in self.changes]
+
+    @property
+    def added(self) -> list[CellChange]:
+        return [ch for ch in self.changes if ch.is_added]
+
+    @property
+    def removed(self) -> list[CellChange]:
+        return [ch for ch in self.changes if ch.is_removed]
+
+    @property
+    def recolored(self) -> list[CellChange]:
+        return [ch for ch in self.changes if ch.is_recolored]
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """What a board change means for the game.
+
+    ``kind``: ``none`` (board matches), ``place`` (``color`` put a chip on ``cell``), ``remove``
+    (``color``, the side to move, took the chip off ``cell``) or ``mismatch`` (``cells`` differ
+    in a way no single move explains; ``reason`` says how, for people).
+    ``ignored``: cells whose chip seems to have changed colour, ignored as misreads.
+    """
+
+    kind: str
+    color: str | None = None
+    cell: Cell | None = None
+    cells: tuple[str, ...] = ()
+    reason: str = ""
+    ignored: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "color": self.color,
+            "cell": cell_name(self.cell) if self.cell else None,
+            "cells": list(self.cells),
+            "reason": self.reason,
+            "ignored": list(self.ignored),
+        }
+
+
+def interpret(
+    change: BoardChange, color_to_move: str, just_cleared: Cell | None = None
+) -> Interpretation:
+    """Explain ``change`` as at most one move by ``color_to_move``.
+
+    ``just_cleared`` is the cell the previous move emptied (a one-eyed jack): a chip showing up
+    there again right away is the removed chip put back, not a move.
+    """
+    ignored = tuple(ch.name for ch in change.recolored)
+    real = [ch for ch in change.changes if not ch.is_recolored]
+    if not real:
+        return Interpretation(NONE, ignored=ignored)
+    if len(real) > 1:
+        details = "; ".join(ch.describe() for ch in real)
+        return Interpretation(
+            MISMATCH,
+            cells=tuple(ch.name for ch in real),
+            reason=f"{len(real)} cells changed at once ({details}); one move changes one cell",
+            ignored=ignored,
+        )
+    only = real[0]
+    if only.is_added:
+        color = COLOR_OF_SYMBOL[only.after]
+        if color != color_to_move:
+            return Interpretation(
+                MISMATCH,
+                cells=(only.name,),
+                reason=f"{only.describe()}, but {color_to_move} is to move",
+                ignored=ignored,
+            )
+        if just_cleared is not None and only.cell == just_cleared:
+            return Interpretation(
+                MISMATCH,
+                cells=(only.name,),
+                reason=f"a chip is back on {only.name}, which the last move cleared",
+                ignored=ignored,
+            )
+        return Interpretation(PLACE, color=color, cell=only.cell, ignored=ignored)
+    if only.is_removed:
+        return Interpretation(REMOVE, color=color_to_move, cell=only.cell, ignored=ignored)
+    return Interpretation(  # pragma: no cover - symbols outside .BGR are filtered upstream
+        MISMATCH, cells=(only.name,), reason=only.describe(), ignored=ignored
+    )

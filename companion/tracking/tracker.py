@@ -1,0 +1,180 @@
+"""Turn a noisy stream of per-frame board readings into settled boards. Pure logic, no images.
+
+Per frame the tracker gets a timestamp, a motion score (see ``companion.capture.motion``) and,
+when the caller ran the vision on that frame, a :class:`BoardReading`. It answers with a
+:class:`TrackerUpdate`:
+
+- while anything moves (motion above the threshold) the status is ``watching`` and readings are
+  ignored: a hand over the board never produces a move;
+- a reading with no board, or with any cell unreadable (``?`` or below the confidence floor), means
+  the board is not fully visible: the stillness clock restarts;
+- per-cell hysteresis: a cell takes a new value only after that value was read in every reading
+  for ``still_window`` seconds, so a misread that lasts a few frames is never seen downstream;
+- once the board has been still and fully visible for ``still_window`` seconds the tracker
+  *settles*: ``update.settled`` carries the 10 strings of the settled board, once per change.
+
+The referee's board is the prior: cells start at the expected board (``reset``), corners always
+hold ``*`` whatever is read there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.cells import CORNERS, SIZE
+from companion.vision.reading import CORNER, UNKNOWN, BoardReading
+
+WATCHING = "watching"
+STILL = "still"
+NO_BOARD = "no_board"
+SETTLING = "settling"  # still, but not for long enough yet (shown as "watching" by the session)
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    still_window: float = 0.5  # seconds of stillness and full visibility before a board counts
+    motion_threshold: float = 0.004  # motion score (share of moving pixels) that means "moving"
+    min_confidence: float = 0.0  # a cell read with less confidence counts as unreadable
+    read_interval: float = 0.1  # seconds between vision reads while still (see wants_reading)
+
+    def __post_init__(self) -> None:
+        if self.still_window < 0:
+            raise ValueError(f"still_window must be >= 0 seconds, not {self.still_window}")
+        if not 0 <= self.motion_threshold <= 1:
+            raise ValueError(f"motion_threshold is a share in 0..1, not {self.motion_threshold}")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerUpdate:
+    status: str  # watching | settling | still | no_board
+    settled: list[str] | None = None  # the board, when it just settled (or changed while still)
+    hidden: tuple[tuple[int, int], ...] = ()  # cells unreadable in this reading
+
+
+class BoardTracker:
+    def __init__(self, config: TrackerConfig | None = None, expected: list[str] | None = None):
+        self.config = config or TrackerConfig()
+        self.status = WATCHING
+        self._still_since: float | None = None
+        self._last_read: float | None = None
+        self._stable: list[list[str]] = []
+        self._candidate: list[list[str | None]] = []
+        self._candidate_since: list[list[float]] = []
+        self._announced: list[str] | None = None
+        self.reset(expected or ["*........*"] + ["." * 10] * 8 + ["*........*"])
+
+    # -- control -------------------------------------------------------------------------------
+
+    def reset(self, expected: list[str], rearm: bool = True) -> None:
+        """Take the referee's board as the prior for every cell (new game, undo, correction).
+
+        With ``rearm`` the next still board is announced even if it equals the last one.
+        """
+        _check_board(expected)
+        self._stable = [list(row) for row in expected]
+        self._candidate = [[None] * SIZE for _ in range(SIZE)]
+        self._candidate_since = [[0.0] * SIZE for _ in range(SIZE)]
+        if rearm:
+            self._announced = None
+
+    def accept(self, board: list[str]) -> None:
+        """The caller acted on this settled board: do not announce it again until it changes."""
+        self._announced = list(board)
+
+    def rearm(self) -> None:
+        """Announce the current board again at the next settle (e.g. after the expected changed)."""
+        self._announced = None
+
+    @property
+    def stable_board(self) -> list[str]:
+        return ["".join(row) for row in self._stable]
+
+    def wants_reading(self, timestamp: float, motion: float) -> bool:
+        """Whether the caller should run the vision on this frame (skip it while moving)."""
+        if motion > self.config.motion_threshold:
+            return False
+        last = self._last_read
+        return last is None or timestamp - last >= self.config.read_interval - 1e-9
+
+    # -- the frame loop ------------------------------------------------------------------------
+
+    def update(
+        self, timestamp: float, motion: float, reading: BoardReading | None = None
+    ) -> TrackerUpdate:
+        cfg = self.config
+        if motion > cfg.motion_threshold:
+            self._still_since = None
+            self.status = WATCHING
+            return TrackerUpdate(WATCHING)
+        if reading is None:  # vision skipped this frame: settle only on a fresh reading
+            return TrackerUpdate(self.status)
+        self._last_read = timestamp
+        if not reading.board_found or reading.cells is None:
+            self._still_since = None
+            self.status = NO_BOARD
+            return TrackerUpdate(NO_BOARD)
+        hidden = self._hidden_cells(reading)
+        if hidden:
+            self._still_since = None
+            self.status = WATCHING
+            return TrackerUpdate(WATCHING, hidden=hidden)
+        if self._still_since is None:
+            self._still_since = timestamp
+        self._observe(timestamp, reading.cells)
+        return self._maybe_settle(timestamp)
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _hidden_cells(self, reading: BoardReading) -> tuple[tuple[int, int], ...]:
+        floor = self.config.min_confidence
+        conf = reading.confidence
+        hidden = []
+        for r in range(SIZE):
+            row = reading.cells[r]
+            for c in range(SIZE):
+                if (r, c) in CORNERS:
+                    continue
+                if row[c] == UNKNOWN or (conf is not None and floor > 0 and conf[r][c] < floor):
+                    hidden.append((r, c))
+        return tuple(hidden)
+
+    def _observe(self, timestamp: float, cells: list[str]) -> None:
+        window = self.config.still_window
+        for r in range(SIZE):
+            row = cells[r]
+            for c in range(SIZE):
+                if (r, c) in CORNERS:
+                    continue
+                seen = row[c]
+                if seen == self._stable[r][c]:
+                    self._candidate[r][c] = None
+                elif seen != self._candidate[r][c]:
+                    self._candidate[r][c] = seen
+                    self._candidate_since[r][c] = timestamp
+                if (
+                    self._candidate[r][c] is not None
+                    and timestamp - self._candidate_since[r][c] >= window - 1e-9
+                ):
+                    self._stable[r][c] = seen
+                    self._candidate[r][c] = None
+
+    def _maybe_settle(self, timestamp: float) -> TrackerUpdate:
+        if self._still_since is None:
+            return TrackerUpdate(self.status)
+        if timestamp - self._still_since < self.config.still_window - 1e-9:
+            self.status = SETTLING
+            return TrackerUpdate(SETTLING)
+        self.status = STILL
+        board = self.stable_board
+        if board != self._announced:
+            self._announced = board
+            return TrackerUpdate(STILL, settled=board)
+        return TrackerUpdate(STILL)
+
+
+def _check_board(board: list[str]) -> None:
+    if len(board) != SIZE or any(len(row) != SIZE for row in board):
+        raise ValueError("a board is 10 strings of 10 symbols")
+    for r, c in CORNERS:
+        if board[r][c] != CORNER:
+            raise ValueError("a board has '*' on its four corners")

@@ -1,0 +1,195 @@
+"""The tracker: motion gate, stillness window, per-cell hysteresis; board changes -> moves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.tracking import (
+    MISMATCH,
+    NO_BOARD,
+    NONE,
+    PLACE,
+    REMOVE,
+    SETTLING,
+    STILL,
+    WATCHING,
+    BoardChange,
+    BoardTracker,
+    TrackerConfig,
+    interpret,
+)
+from companion.vision.reading import BoardReading
+
+EMPTY = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+FPS = 10.0
+
+
+def board_with(**cells: str) -> list[str]:
+    """EMPTY with e.g. B2="B" set (cell names as keyword arguments)."""
+    rows = [list(r) for r in EMPTY]
+    for name, symbol in cells.items():
+        col = "ABCDEFGHIJ".index(name[0])
+        rows[int(name[1:]) - 1][col] = symbol
+    return ["".join(r) for r in rows]
+
+
+def reading(cells: list[str]) -> BoardReading:
+    return BoardReading(board_found=True, orientation=0, cells=cells, confidence=np.ones((10, 10)))
+
+
+def feed(tracker: BoardTracker, script, start: float = 0.0):
+    """script: list of (seconds, motion, cells-or-None). Returns every update with its time."""
+    out = []
+    t = start
+    for seconds, motion, cells in script:
+        for _ in range(round(seconds * FPS)):
+            rd = (
+                None
+                if cells is None
+                else (cells if isinstance(cells, BoardReading) else reading(cells))
+            )
+            out.append((round(t, 3), tracker.update(t, motion, rd)))
+            t += 1 / FPS
+    return out
+
+
+def settled(updates):
+    return [(t, u.settled) for t, u in updates if u.settled is not None]
+
+
+def test_a_new_chip_settles_after_the_window_and_once():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    after = board_with(B2="B")
+    updates = feed(tracker, [(0.6, 0.0, EMPTY), (0.5, 0.2, after), (1.5, 0.0, after)])
+    events = settled(updates)
+    assert events[0] == (0.5, EMPTY)
+    assert [board for _, board in events] == [EMPTY, after]
+    hand_left = 1.1
+    assert events[-1][0] == pytest.approx(hand_left + 0.5)  # exactly the window after stillness
+
+
+def test_readings_while_moving_are_ignored():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    hand = board_with(C3="R", D4="G")  # what a hand over the board might look like
+    updates = feed(tracker, [(2.0, 0.5, hand)])
+    assert all(u.status == WATCHING and u.settled is None for _, u in updates)
+    assert tracker.stable_board == EMPTY
+
+
+def test_a_short_misread_never_reaches_the_settled_board():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), board_with(B2="B"))
+    good = board_with(B2="B")
+    misread = board_with(B2="B", E5="R")
+    updates = feed(tracker, [(1.0, 0.0, good), (0.3, 0.0, misread), (1.0, 0.0, good)])
+    assert all(s == good for _, s in settled(updates))
+    assert tracker.stable_board == good
+
+
+def test_a_hidden_cell_restarts_the_stillness_clock():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    after = board_with(B2="G")
+    covered = board_with(B2="?")
+    updates = feed(tracker, [(0.4, 0.0, after), (0.3, 0.0, covered), (0.6, 0.0, after)])
+    assert updates[5][1].status == WATCHING and updates[5][1].hidden == ((1, 1),)
+    times = [t for t, s in settled(updates) if s == after]
+    assert times and times[0] >= 0.7 + 0.5 - 1e-6
+
+
+def test_low_confidence_counts_as_hidden():
+    tracker = BoardTracker(TrackerConfig(still_window=0.0, min_confidence=0.6), EMPTY)
+    rd = reading(board_with(C3="B"))
+    rd.confidence[2][2] = 0.3
+    update = tracker.update(0.0, 0.0, rd)
+    assert update.hidden == ((2, 2),) and update.settled is None
+
+
+def test_no_board_and_skipped_frames():
+    tracker = BoardTracker(TrackerConfig(still_window=0.2), EMPTY)
+    assert tracker.update(0.0, 0.0, BoardReading(board_found=False)).status == NO_BOARD
+    assert tracker.update(0.1, 0.0, None).status == NO_BOARD  # no reading: nothing changes
+    assert tracker.update(0.2, 0.0, reading(EMPTY)).status == SETTLING
+    assert tracker.update(0.4, 0.0, reading(EMPTY)).settled == EMPTY
+    assert tracker.update(0.5, 0.0, reading(EMPTY)).status == STILL
+
+
+def test_corners_always_hold_their_printed_chip():
+    tracker = BoardTracker(TrackerConfig(still_window=0.0), EMPTY)
+    odd = ["B........G"] + EMPTY[1:]
+    assert tracker.update(0.0, 0.0, reading(odd)).settled == EMPTY
+
+
+def test_wants_reading_skips_motion_and_throttles():
+    tracker = BoardTracker(TrackerConfig(read_interval=0.1), EMPTY)
+    assert not tracker.wants_reading(0.0, 0.9)
+    assert tracker.wants_reading(0.0, 0.0)
+    tracker.update(0.0, 0.0, reading(EMPTY))
+    assert not tracker.wants_reading(1 / 30, 0.0)
+    assert tracker.wants_reading(0.1, 0.0)
+
+
+def test_accept_and_rearm_control_announcements():
+    tracker = BoardTracker(TrackerConfig(still_window=0.1), EMPTY)
+    after = board_with(D4="B")
+    assert tracker.update(0.0, 0.0, reading(after)).settled is None
+    assert tracker.update(0.1, 0.0, reading(after)).settled == after
+    assert tracker.update(0.2, 0.0, reading(after)).settled is None
+    tracker.rearm()
+    assert tracker.update(0.3, 0.0, reading(after)).settled == after
+    tracker.accept(EMPTY)
+    tracker.reset(EMPTY, rearm=False)  # an undo: the game went back, the board must follow
+    assert tracker.update(0.4, 0.0, reading(after)).settled == EMPTY  # hysteresis: D4 pending
+    assert tracker.update(0.5, 0.0, reading(after)).settled == after
+
+
+def test_bad_config_and_boards_are_refused():
+    with pytest.raises(ValueError):
+        TrackerConfig(still_window=-1)
+    with pytest.raises(ValueError):
+        BoardTracker(expected=["." * 10] * 10)  # corners missing
+
+
+# -- interpreting a change --------------------------------------------------------------------
+
+
+def test_one_new_chip_of_the_side_to_move_is_a_placement():
+    result = interpret(BoardChange.between(EMPTY, board_with(E5="B")), "blue")
+    assert (result.kind, result.color, result.cell) == (PLACE, "blue", (4, 4))
+
+
+def test_one_chip_gone_is_a_removal_by_the_side_to_move():
+    before = board_with(E5="G")
+    result = interpret(BoardChange.between(before, EMPTY), "blue")
+    assert (result.kind, result.color, result.cell) == (REMOVE, "blue", (4, 4))
+
+
+def test_a_chip_of_the_wrong_colour_is_a_mismatch():
+    result = interpret(BoardChange.between(EMPTY, board_with(E5="G")), "blue")
+    assert result.kind == MISMATCH and result.cells == ("E5",)
+    assert "blue is to move" in result.reason
+
+
+def test_two_changes_are_a_mismatch_naming_both_cells():
+    result = interpret(BoardChange.between(EMPTY, board_with(E5="B", F6="B")), "blue")
+    assert result.kind == MISMATCH and result.cells == ("E5", "F6")
+    assert "2 cells changed" in result.reason
+
+
+def test_a_chip_back_on_the_cell_just_cleared_is_a_mismatch():
+    result = interpret(BoardChange.between(EMPTY, board_with(E5="G")), "green", (4, 4))
+    assert result.kind == MISMATCH and "back on E5" in result.reason
+    elsewhere = interpret(BoardChange.between(EMPTY, board_with(E6="G")), "green", (4, 4))
+    assert elsewhere.kind == PLACE
+
+
+def test_a_colour_change_is_ignored_as_a_misread():
+    before = board_with(E5="B")
+    result = interpret(BoardChange.between(before, board_with(E5="G")), "green")
+    assert result.kind == NONE and result.ignored == ("E5",)
+    both = interpret(BoardChange.between(before, board_with(E5="G", C3="G")), "green")
+    assert both.kind == PLACE and both.cell == (2, 2) and both.ignored == ("E5",)
+
+
+def test_no_change_means_nothing_to_do():
+    assert interpret(BoardChange.between(EMPTY, EMPTY), "blue").kind == NONE
+    assert not BoardChange.between(EMPTY, EMPTY)
