@@ -138,7 +138,7 @@ def test_accept_and_rearm_control_announcements():
     assert tracker.update(0.3, 0.0, reading(after)).settled == after
     tracker.accept(EMPTY)
     tracker.reset(EMPTY, rearm=False)  # an undo: the game went back, the board must follow
-    assert tracker.update(0.4, 0.0, reading(after)).settled == EMPTY  # hysteresis: D4 pending
+    assert tracker.update(0.4, 0.0, reading(after)).settled is None  # D4 pending, EMPTY known
     assert tracker.update(0.5, 0.0, reading(after)).settled == after
 
 
