@@ -1,0 +1,103 @@
+"""Colour: white balance from the board's own cards, and per-pixel colour classes.
+
+Everything here is a pure function of small arrays (a straightened grid image), so it is cheap
+enough to run on every frame and easy to test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+CHIP_SYMBOLS = ("B", "G", "R")
+
+
+@dataclass(frozen=True, slots=True)
+class HueBand:
+    """OpenCV hue range (0..180); ``lo > hi`` wraps around red."""
+
+    lo: int
+    hi: int
+
+    def mask(self, hue: np.ndarray) -> np.ndarray:
+        if self.lo <= self.hi:
+            return (hue >= self.lo) & (hue <= self.hi)
+        return (hue >= self.lo) | (hue <= self.hi)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourProfile:
+    """Which white-balanced hues and saturations count as chip colours and as skin.
+
+    Defaults suit the usual blue, green and red chips; ``companion calibrate`` measures them.
+    """
+
+    chips: dict[str, HueBand] = field(
+        default_factory=lambda: {
+            "B": HueBand(92, 132),
+            "G": HueBand(38, 88),
+            "R": HueBand(170, 6),
+        }
+    )
+    skin: HueBand = field(default_factory=lambda: HueBand(7, 24))
+    min_saturation: int = 85  # of 255, after white balance
+    min_value: int = 45  # of 255: darker pixels have no reliable hue
+
+    def to_json(self) -> dict:
+        return {
+            "chips": {k: [b.lo, b.hi] for k, b in self.chips.items()},
+            "skin": [self.skin.lo, self.skin.hi],
+            "min_saturation": self.min_saturation,
+            "min_value": self.min_value,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> ColourProfile:
+        chips = {k: HueBand(int(v[0]), int(v[1])) for k, v in data["chips"].items()}
+        if set(chips) != set(CHIP_SYMBOLS):
+            raise ValueError(f"chip colour profile must name {CHIP_SYMBOLS}, not {sorted(chips)}")
+        return cls(
+            chips=chips,
+            skin=HueBand(*[int(v) for v in data.get("skin", [7, 24])]),
+            min_saturation=int(data.get("min_saturation", 85)),
+            min_value=int(data.get("min_value", 45)),
+        )
+
+
+def white_gains(bgr: np.ndarray) -> np.ndarray:
+    """Per-channel gains that make the board's brightest near-neutral pixels (the cards) grey.
+
+    Uses the brightest fifth of the pixels, so chips and ink do not matter; the result is
+    normalised to keep the overall brightness.
+    """
+    px = bgr.reshape(-1, 3).astype(np.float32)
+    lum = px.sum(axis=1)
+    cut = np.percentile(lum, 80)
+    white = px[lum >= cut].mean(axis=0) + 1.0
+    gains = white.mean() / white
+    return np.clip(gains, 0.5, 2.0).astype(np.float32)
+
+
+def balance(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Apply white-balance gains and stretch so the card white sits near 230."""
+    out = bgr.astype(np.float32) * gains
+    lum = out.reshape(-1, 3).mean(axis=1)
+    white = np.percentile(lum, 90) + 1.0
+    out *= 230.0 / white
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:
+    """Boolean masks per chip colour, plus ``skin``, ``chroma`` (any strong colour), ``dark``
+    (black ink, shadows) and ``glare`` (blown-out white)."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    chroma = (s >= profile.min_saturation) & (v >= profile.min_value)
+    masks = {k: chroma & band.mask(h) for k, band in profile.chips.items()}
+    masks["skin"] = (s >= 40) & (v >= 80) & profile.skin.mask(h) & ~masks["R"]
+    masks["chroma"] = chroma
+    masks["dark"] = (v < 90) & (s < 110)
+    masks["glare"] = (v >= 250) & (s < 30)
+    return masks

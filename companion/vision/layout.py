@@ -1,0 +1,54 @@
+"""The classic board's red/black ink pattern, the only layout knowledge vision needs.
+
+Vision knows no rules; it only needs to know which cells print a red suit (hearts, diamonds) and
+which a black one (spades, clubs) to tell which edge of the board is canonical row 1. The pattern
+below is the classic Jax grid of RULES.md §1.3 reduced to ink colours. It is not symmetric under
+any rotation (the correlation of the pattern with its own 90/180/270 rotations is 4, -48 and 4 out
+of 96), so it identifies the orientation on any board art that prints red and black suits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# r = red suit, k = black suit, * = free corner.  Row 1 first, column A first.
+CLASSIC_INK = (
+    "*kkkkkkkk*",
+    "kkkkkrrrrk",
+    "kkrrrrrrrk",
+    "kkkkkkkrrk",
+    "kkkrrrrrrk",
+    "kkkrrrrrrr",
+    "kkkrrrrrrr",
+    "kkkkkkrrrr",
+    "kkkkkkkrrr",
+    "*rrrrrrrr*",
+)
+
+
+def ink_sign(pattern: tuple[str, ...] = CLASSIC_INK) -> np.ndarray:
+    """10x10 float array: +1 red suit, -1 black suit, 0 free corner."""
+    return np.array(
+        [[{"r": 1.0, "k": -1.0, "*": 0.0}[ch] for ch in row] for row in pattern], dtype=np.float32
+    )
+
+
+def ink_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
+    """Reduce a card layout (10 rows of codes such as ``"7S"``, ``"W"`` for a corner) to ink."""
+    rows = []
+    for row in layout:
+        chars = []
+        for code in row:
+            code = str(code).upper()
+            if code in ("W", "*", "FREE", "CORNER") or not code:
+                chars.append("*")
+            elif code[-1] in "HD":
+                chars.append("r")
+            elif code[-1] in "SC":
+                chars.append("k")
+            else:
+                raise ValueError(f"unknown card code {code!r} in board layout")
+        rows.append("".join(chars))
+    if len(rows) != 10 or any(len(r) != 10 for r in rows):
+        raise ValueError("a board layout must be 10 rows of 10 cells")
+    return tuple(rows)

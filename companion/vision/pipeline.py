@@ -1,0 +1,174 @@
+"""From a BGR frame to a :class:`BoardReading`: locate, straighten, orient, read.
+
+``analyze_image`` works from scratch on one picture. ``BoardReader`` keeps the located geometry
+between video frames: while the grid is still where it was, a frame costs one small warp and a
+few array operations; when the board moved or vanished, it locates it again.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from companion.vision import chips
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
+from companion.vision.geometry import (
+    canonical_corners,
+    rect_points,
+    screen_quad,
+    to_canonical_grid,
+)
+from companion.vision.grid import LINES
+from companion.vision.locate import locate_grid
+from companion.vision.orient import ink_redness, vote_orientation
+from companion.vision.reading import CORNER, BoardReading
+
+GRID_SIDE = 10 * chips.CELL
+STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
+ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
+CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
+
+
+def warp_grid(bgr: np.ndarray, quad: np.ndarray, side: int = GRID_SIDE) -> np.ndarray:
+    """The playing area (screen quad TL, TR, BR, BL) warped to a square of ``side`` pixels."""
+    hom = cv2.getPerspectiveTransform(
+        np.asarray(quad, np.float32), rect_points(side, side).astype(np.float32)
+    )
+    return cv2.warpPerspective(bgr, hom, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def boundary_contrast(grid_bgr: np.ndarray) -> float:
+    """How clearly the 11 expected boundaries show in a straightened grid (0 when they do not)."""
+    g = cv2.cvtColor(grid_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = np.abs(np.diff(g, axis=1)).mean(axis=0)
+    gy = np.abs(np.diff(g, axis=0)).mean(axis=1)
+    n = len(gx)
+    step = n / 10
+    score = []
+    for prof in (gx, gy):
+        prof = prof / (prof.mean() + 1e-6)
+        pooled = np.maximum.reduce([np.roll(prof, s) for s in (-2, -1, 0, 1, 2)])
+        on = [pooled[min(n - 1, max(0, int(round(k * step))))] for k in range(1, LINES - 1)]
+        mid = [prof[int((k + 0.5) * step)] for k in range(10)]
+        score.append(float(np.mean(on) - np.mean(mid)))
+    return min(score)
+
+
+class BoardReader:
+    """Stateful reader for video: keeps the located grid, orientation and white balance."""
+
+    def __init__(self, calibration=None, profile: ColourProfile | None = None):
+        self.calibration = calibration
+        self.profile = profile or (calibration.profile if calibration else ColourProfile())
+        self.quad: np.ndarray | None = None  # screen quad of the playing area
+        self.orientation: int | None = None
+        self.located_by = ""
+        if calibration is not None:
+            self.quad = screen_quad(calibration.corners, calibration.orientation)
+            self.orientation = calibration.orientation
+            self.located_by = "calibration"
+
+    # -- public API ---------------------------------------------------------------------------
+    def read(self, bgr: np.ndarray) -> BoardReading:
+        t0 = time.perf_counter()
+        _check_image(bgr)
+        notes: list[str] = []
+        reading = None
+        if self.quad is not None:
+            grid = warp_grid(bgr, self.quad)
+            if boundary_contrast(grid) >= STILL_THERE_MIN:
+                reading = self._read_grid(grid, notes)
+            else:
+                notes.append("board moved or hidden: located again")
+        if reading is None:
+            reading = self._locate_and_read(bgr, notes)
+        reading.elapsed_ms = (time.perf_counter() - t0) * 1000
+        reading.notes = notes
+        return reading
+
+    def straighten(self, bgr: np.ndarray, width: int = 600) -> np.ndarray | None:
+        """Top-down canonical image of the playing area (row 1 at the top), or None if no board."""
+        if self.quad is None or self.orientation is None:
+            self.read(bgr)
+        if self.quad is None or self.orientation is None:
+            return None
+        canon = canonical_corners(self.quad, self.orientation)
+        top = np.linalg.norm(canon[1] - canon[0]) + np.linalg.norm(canon[2] - canon[3])
+        side = np.linalg.norm(canon[3] - canon[0]) + np.linalg.norm(canon[2] - canon[1])
+        height = max(10, int(round(width * side / max(top, 1e-6))))
+        hom = cv2.getPerspectiveTransform(
+            canon.astype(np.float32), rect_points(width, height).astype(np.float32)
+        )
+        return cv2.warpPerspective(bgr, hom, (width, height), flags=cv2.INTER_LINEAR)
+
+    # -- internals ----------------------------------------------------------------------------
+    def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
+        fit = locate_grid(bgr)
+        if fit is None:
+            self.quad = None
+            return BoardReading(board_found=False, notes=notes)
+        self.quad = fit.quad
+        self.located_by = fit.source
+        if self.calibration is None:
+            self.orientation = None
+        grid = warp_grid(bgr, self.quad)
+        reading = self._read_grid(grid, notes)
+        if not reading.board_found:
+            self.quad = None
+        return reading
+
+    def _read_grid(self, grid: np.ndarray, notes: list[str]) -> BoardReading:
+        feats, _ = chips.measure(grid, self.profile)
+        reference = None
+        if self.calibration is not None and self.calibration.reference is not None:
+            k_or = self.orientation or 0
+            reference = {
+                s: np.rot90(np.asarray(self.calibration.reference[s]), -(k_or // 90))
+                for s in CHIP_SYMBOLS
+            }
+        symbols, conf = chips.classify(feats, reference)
+        if self.orientation is None:
+            usable = (symbols == ".") & (feats.ring < 0.2)
+            for r, c in CORNER_CELLS:
+                usable[r, c] = False
+            vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
+            if vote.margin < ORIENT_MARGIN_MIN:
+                notes.append(f"no clear red/black ink pattern (margin {vote.margin:.2f})")
+                return BoardReading(board_found=False, notes=notes)
+            self.orientation = vote.orientation
+        canon_sym = to_canonical_grid(symbols, self.orientation)
+        canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
+        rows = ["".join(r) for r in canon_sym]
+        rows = [_mark_corners(i, row) for i, row in enumerate(rows)]
+        canon_conf = canon_conf.copy()
+        for r, c in CORNER_CELLS:
+            canon_conf[r, c] = 1.0
+        return BoardReading(
+            board_found=True,
+            orientation=self.orientation,
+            cells=rows,
+            confidence=canon_conf,
+            corners=canonical_corners(self.quad, self.orientation),
+        )
+
+
+def analyze_image(bgr: np.ndarray, calibration=None) -> BoardReading:
+    """Locate, orient and read the board in one frame, from scratch (or from a calibration)."""
+    return BoardReader(calibration).read(bgr)
+
+
+def _mark_corners(row_index: int, row: str) -> str:
+    if row_index in (0, 9):
+        return CORNER + row[1:9] + CORNER
+    return row
+
+
+def _check_image(bgr: np.ndarray) -> None:
+    if not isinstance(bgr, np.ndarray) or bgr.ndim != 3 or bgr.shape[2] != 3:
+        raise ValueError("expected a BGR image: a numpy array of shape (height, width, 3)")
+    if bgr.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 BGR image, not {bgr.dtype}")
+    if min(bgr.shape[:2]) < 40:
+        raise ValueError(f"image too small to hold a board: {bgr.shape[1]}x{bgr.shape[0]}")
