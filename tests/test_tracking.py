@@ -193,3 +193,18 @@ def test_a_colour_change_is_ignored_as_a_misread():
 def test_no_change_means_nothing_to_do():
     assert interpret(BoardChange.between(EMPTY, EMPTY), "blue").kind == NONE
     assert not BoardChange.between(EMPTY, EMPTY)
+
+
+def test_a_correction_holds_while_the_misread_persists():
+    tracker = BoardTracker(TrackerConfig(still_window=0.1), EMPTY)
+    misread = board_with(C3="G")  # the table says C3 is really blue
+    tracker.update(0.0, 0.0, reading(misread))
+    tracker.correct((2, 2), "B")
+    truth = board_with(C3="B")
+    assert tracker.update(0.1, 0.0, reading(misread)).settled == truth
+    assert tracker.update(0.5, 0.0, reading(misread)).settled is None  # still believed
+    # the chip is taken away: the vision reads empty, the correction ends
+    assert tracker.update(0.6, 0.0, reading(EMPTY)).settled is None
+    assert tracker.update(0.7, 0.0, reading(EMPTY)).settled == EMPTY
+    with pytest.raises(ValueError):
+        tracker.correct((0, 0), "B")

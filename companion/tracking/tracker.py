@@ -61,6 +61,8 @@ class BoardTracker:
         self._candidate: list[list[str | None]] = []
         self._candidate_since: list[list[float]] = []
         self._announced: list[str] | None = None
+        self._last_cells: list[str] | None = None
+        self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
         self.reset(expected or ["*........*"] + ["." * 10] * 8 + ["*........*"])
 
     # -- control -------------------------------------------------------------------------------
@@ -74,8 +76,24 @@ class BoardTracker:
         self._stable = [list(row) for row in expected]
         self._candidate = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_since = [[0.0] * SIZE for _ in range(SIZE)]
+        self._overrides = {}
         if rearm:
             self._announced = None
+
+    def correct(self, cell: tuple[int, int], value: str) -> None:
+        """The table says ``cell`` holds ``value``: believe it while the vision keeps reading what
+        it reads there now (a persistent misread); a different reading ends the correction."""
+        r, c = cell
+        if (r, c) in CORNERS:
+            raise ValueError("corners hold no chips and need no correction")
+        misread = self._last_cells[r][c] if self._last_cells else self._stable[r][c]
+        if misread != value:
+            self._overrides[(r, c)] = (misread, value)
+        else:
+            self._overrides.pop((r, c), None)
+        self._stable[r][c] = value
+        self._candidate[r][c] = None
+        self._announced = None
 
     def accept(self, board: list[str]) -> None:
         """The caller acted on this settled board: do not announce it again until it changes."""
@@ -120,7 +138,8 @@ class BoardTracker:
             return TrackerUpdate(WATCHING, hidden=hidden)
         if self._still_since is None:
             self._still_since = timestamp
-        self._observe(timestamp, reading.cells)
+        self._last_cells = list(reading.cells)
+        self._observe(timestamp, self._apply_overrides(reading.cells))
         return self._maybe_settle(timestamp)
 
     # -- internals -----------------------------------------------------------------------------
@@ -137,6 +156,17 @@ class BoardTracker:
                 if row[c] == UNKNOWN or (conf is not None and floor > 0 and conf[r][c] < floor):
                     hidden.append((r, c))
         return tuple(hidden)
+
+    def _apply_overrides(self, cells: list[str]) -> list[str]:
+        if not self._overrides:
+            return cells
+        rows = [list(row) for row in cells]
+        for (r, c), (misread, truth) in list(self._overrides.items()):
+            if rows[r][c] == misread:
+                rows[r][c] = truth
+            else:  # the vision reads something else now: the correction has done its job
+                del self._overrides[(r, c)]
+        return ["".join(row) for row in rows]
 
     def _observe(self, timestamp: float, cells: list[str]) -> None:
         window = self.config.still_window

@@ -1,0 +1,588 @@
+"""``GameSession``: the live game. Glues capture, vision, tracker, referee and store together.
+
+The web layer talks only to this object (API in docs/ARCHITECTURE.md, "GameSession API").
+Frames come either from a background thread (``start()`` with a source) or from the caller
+(``process_frame``, which is what ``companion replay`` does, so replays are deterministic).
+
+For each frame: motion score -> (vision when still) -> tracker. When the tracker settles a board,
+the board is compared with the referee's board: no change does nothing, one chip placed or
+removed becomes a move that the referee rules on at once, anything else is a "board does not
+match" ruling naming the cells; after a mismatch or an illegal move the session waits until the
+board matches the game again. Every move, ruling and correction is written to the store in one
+transaction each, so a restarted session resumes the unfinished game exactly.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.capture.frame import Frame
+from companion.capture.motion import MotionMeter
+from companion.capture.reconnect import CaptureEvent, Reconnecting
+from companion.capture.sources import CaptureError, FrameSource
+from companion.cells import Cell, cell_name, parse_cell
+from companion.referee import Game, Move
+from companion.store.records import new_game, rebuild_game
+from companion.store.store import Store
+from companion.tracking import (
+    MISMATCH,
+    NO_BOARD,
+    NONE,
+    PLACE,
+    SETTLING,
+    STILL,
+    WATCHING,
+    BoardChange,
+    BoardTracker,
+    TrackerConfig,
+    interpret,
+)
+from companion.vision.reading import BoardReading
+
+DEFAULT_SETUP = {
+    "variant": "classic",
+    "options": {},
+    "players": [{"name": "Blue", "team": "blue"}, {"name": "Green", "team": "green"}],
+}
+EVIDENCE_WIDTH = 360  # pixels of the straightened board kept as evidence
+EVIDENCE_QUALITY = 80
+FRAME_EVENT_INTERVAL = 0.2  # seconds between "frame" ticks to subscribers
+QUEUE_SIZE = 256
+CELL_VALUES = {".": None, "B": "blue", "G": "green", "R": "red"}
+
+# session statuses (the tracker's plus the ones only the session knows)
+WAITING_FOR_BOARD = "waiting_for_board"
+CAMERA_LOST = "camera_lost"
+GAME_OVER = "game_over"
+
+
+class SessionError(Exception):
+    """A request the session cannot carry out; ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class GameSession:
+    def __init__(
+        self,
+        store: Store | None = None,
+        source: FrameSource | None = None,
+        setup: dict | None = None,
+        reader: Any | None = None,
+        tracker_config: TrackerConfig | None = None,
+        evidence: bool = True,
+    ) -> None:
+        """Resume the store's unfinished game, or start one from ``setup`` (default: 2 players,
+        blue first). ``reader`` is a vision reader with ``read(bgr)`` and ``straighten(bgr)``
+        (default: ``companion.vision.BoardReader()``, created when the first frame arrives).
+        """
+        self.store = store or Store()
+        self.source = source
+        self._reader = reader
+        self._keep_evidence = evidence
+        self._lock = threading.RLock()
+        self._subscribers: list[queue.Queue] = []
+        self._thread: threading.Thread | None = None
+        self._capture: Reconnecting | None = None
+        self._motion = MotionMeter()
+        self.tracker = BoardTracker(tracker_config)
+        self._status = WATCHING
+        self._status_message = "waiting for the first frame"
+        self._mismatch: list[str] = []
+        self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
+        self._just_cleared: Cell | None = None
+        self._latest: Frame | None = None
+        self._latest_reading: BoardReading | None = None
+        self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
+        self._last_tick = -1e9
+        self._rulings: list[dict] = []
+        self.game: Game
+        self.game_id: int
+        active = self.store.active_game_id() if setup is None else None
+        if active is not None:
+            self._resume(active)
+        else:
+            self._begin(setup or DEFAULT_SETUP)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def _begin(self, setup: dict) -> None:
+        setup = _normalise_setup(setup)
+        game = new_game(setup)  # raises the referee's SetupError before anything is stored
+        self.game = game
+        self.game_id = self.store.create_game(setup)
+        self._setup = setup
+        self._rulings = []
+        self._after_game_change(rearm=True)
+
+    def _resume(self, game_id: int) -> None:
+        stored = self.store.load_game(game_id)
+        self.game = rebuild_game(stored)
+        self.game_id = game_id
+        self._setup = stored.setup()
+        self._rulings = list(stored.rulings)
+        self._after_game_change(rearm=True)
+        self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
+
+    def _after_game_change(self, rearm: bool) -> None:
+        self._mismatch = []
+        self._just_cleared = None
+        self.tracker.reset(self.game.board_strings(), rearm=rearm)
+        if self.game.is_over:
+            self._status = GAME_OVER
+
+    def start(self) -> None:
+        """Pull frames from the source in a background thread (no-op without a source)."""
+        if self.source is None or self._thread is not None:
+            return
+        self._capture = Reconnecting(self.source, on_event=self._on_capture_event)
+        self._thread = threading.Thread(target=self._run, name="game-session", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._capture is not None:
+            self._capture.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self._capture is not None:
+            self._capture.close()
+            self._capture = None
+
+    def _run(self) -> None:
+        capture = self._capture
+        assert capture is not None
+        while True:
+            try:
+                frame = capture.read()
+            except CaptureError as exc:
+                self._set_status(CAMERA_LOST, exc.message)
+                return
+            if frame is None:
+                if not capture._stop.is_set():
+                    self._set_status(CAMERA_LOST, f"{capture.name} ended")
+                return
+            self.process_frame(frame)
+
+    def _on_capture_event(self, event: CaptureEvent) -> None:
+        self._emit({"type": "camera", **event.to_json()})
+        if event.kind in ("lost", "retry"):
+            self._set_status(CAMERA_LOST, event.message)
+        elif event.kind == "back":
+            self._motion.reset()
+            self._set_status(WATCHING, event.message)
+
+    # -- the frame loop ------------------------------------------------------------------------
+
+    def process_frame(self, frame: Frame) -> None:
+        """Feed one frame (the background thread and ``companion replay`` both call this)."""
+        motion = self._motion.update(frame.image)
+        with self._lock:
+            reading = None
+            if self.tracker.wants_reading(frame.timestamp, motion):
+                reading = self.reader.read(frame.image)
+                self._latest_reading = reading
+            update = self.tracker.update(frame.timestamp, motion, reading)
+            self._latest = frame
+            if update.settled is not None:
+                self._on_settled(update.settled, frame)
+            else:
+                self._follow_tracker(update.status, update.hidden)
+        if frame.timestamp - self._last_tick >= FRAME_EVENT_INTERVAL:
+            self._last_tick = frame.timestamp
+            self._emit({"type": "frame", "index": frame.index, "timestamp": frame.timestamp})
+
+    @property
+    def reader(self) -> Any:
+        if self._reader is None:
+            from companion.vision import BoardReader
+
+            self._reader = BoardReader()
+        return self._reader
+
+    def _follow_tracker(self, status: str, hidden: tuple = ()) -> None:
+        if self._status == GAME_OVER:
+            return
+        if status == NO_BOARD:
+            self._set_status(NO_BOARD, "no board in view")
+        elif status in (WATCHING, SETTLING):
+            if self._status == WAITING_FOR_BOARD and status == SETTLING:
+                return  # keep asking for the fix until a settled board shows it
+            message = (
+                "hands over the board"
+                if not hidden
+                else "cells hidden: " + ", ".join(cell_name(c) for c in hidden[:6])
+            )
+            self._set_status(WATCHING, message)
+        elif status == STILL and self._status != WAITING_FOR_BOARD:
+            self._set_status(STILL, "board is still")
+
+    def _on_settled(self, board: list[str], frame: Frame) -> None:
+        game = self.game
+        change = BoardChange.between(game.board_strings(), board)
+        declared = self._declared
+        meaning = interpret(change, game.color_to_move, None if declared else self._just_cleared)
+        if meaning.kind == NONE:
+            self._settled_frame = frame.image
+            if self._status == WAITING_FOR_BOARD:
+                self._mismatch = []
+                self._emit({"type": "mismatch", "cells": [], "message": "board matches again"})
+            self._set_status(
+                GAME_OVER if game.is_over else STILL,
+                "game over" if game.is_over else "board matches the game",
+            )
+            return
+        if game.is_over:
+            self._set_status(GAME_OVER, "the game is over; start a new game to play again")
+            return
+        if meaning.kind == MISMATCH:
+            self._rule_mismatch(list(meaning.cells), meaning.reason)
+            return
+        cell = meaning.cell
+        assert cell is not None
+        if declared is not None:
+            card, player = declared
+            player = player or game.to_move.name
+            move = (
+                Move.play(player, card, cell)
+                if meaning.kind == PLACE
+                else Move.jack_remove(player, card, cell)
+            )
+        elif meaning.kind == PLACE:
+            move = Move.board_place(game.color_to_move, cell)
+        else:
+            move = Move.board_remove(game.color_to_move, cell)
+        self._push(move, frame)
+
+    def _push(self, move: Move, frame: Frame | None) -> dict:
+        game = self.game
+        ruling = game.push(move)
+        ruling_json = ruling.to_json()
+        evidence = None
+        if ruling.legal and frame is not None and self._keep_evidence:
+            evidence = {
+                "before": self._evidence_jpeg(self._settled_frame),
+                "after": self._evidence_jpeg(frame.image),
+            }
+            evidence = {k: v for k, v in evidence.items() if v is not None}
+        self.store.add_move(self.game_id, move.to_json(), ruling_json, evidence)
+        self._rulings.append(ruling_json)
+        if ruling.legal:
+            self._declared = None
+            self._just_cleared = move.cell if move.kind == "remove" else None
+            self._mismatch = []
+            if frame is not None:
+                self._settled_frame = frame.image
+            if game.is_over:
+                self.store.finish_game(self.game_id, game.winner)
+                self._set_status(GAME_OVER, f"{game.winner} wins", emit=False)
+            else:
+                self._set_status(STILL, f"move {ruling.move_number}: {ruling.message}", emit=False)
+        elif move.kind in ("place", "remove"):
+            self._mismatch = [cell_name(move.cell)] if move.cell else []
+            self._set_status(
+                WAITING_FOR_BOARD,
+                f"illegal: {ruling.message} Put the board back as it was.",
+                emit=False,
+            )
+        self._emit({"type": "ruling", "ruling": ruling_json})
+        self._emit_state()
+        return ruling_json
+
+    def _rule_mismatch(self, cells: list[str], reason: str) -> None:
+        ruling = {
+            "move": None,
+            "legal": False,
+            "code": "board_mismatch",
+            "message": f"The board does not match the game: {reason}. Fix the board: {', '.join(cells)}.",
+            "rule": "board.mismatch",
+            "new_sequences": [],
+            "player": None,
+            "color": None,
+            "cells": cells,
+        }
+        self.store.add_ruling(self.game_id, ruling)
+        self._rulings.append(ruling)
+        self._mismatch = cells
+        self._set_status(WAITING_FOR_BOARD, ruling["message"], emit=False)
+        self._emit({"type": "mismatch", "cells": cells, "message": ruling["message"]})
+        self._emit({"type": "ruling", "ruling": ruling})
+        self._emit_state()
+
+    # -- corrections and declarations (called from the web layer) --------------------------------
+
+    def new_game(self, setup: dict) -> None:
+        with self._lock:
+            self._declared = None
+            self._begin(setup)
+            self._status = WATCHING
+            self._status_message = "new game"
+        self._emit_state()
+
+    def correct_cell(self, cell: str, value: str) -> None:
+        """The table says what really lies on ``cell`` (``.``, ``B``, ``G`` or ``R``)."""
+        if value not in CELL_VALUES:
+            raise SessionError("bad_value", f"a cell holds '.', 'B', 'G' or 'R', not {value!r}")
+        try:
+            where = parse_cell(cell)
+        except ValueError as exc:
+            raise SessionError("bad_cell", str(exc)) from None
+        with self._lock:
+            self.store.add_correction(
+                self.game_id, "cell", {"cell": cell_name(where), "value": value}
+            )
+            self.tracker.correct(where, value)
+            if self.tracker.status == STILL and self._latest is not None:
+                self._on_settled(self.tracker.stable_board, self._latest)
+                self.tracker.accept(self.tracker.stable_board)
+        self._emit_state()
+
+    def undo(self) -> None:
+        with self._lock:
+            if not self.game.moves:
+                raise SessionError("nothing_to_undo", "there is no move to undo")
+            number = len(self.game.rulings)
+            was_over = self.game.is_over
+            seen = self.tracker.stable_board
+            self.game.pop()
+            self.store.add_correction(self.game_id, "undo", {"move_number": number})
+            if was_over:
+                self.store.reopen_game(self.game_id)
+            self._after_game_change(rearm=False)
+            self._declared = None
+            change = BoardChange.between(self.game.board_strings(), seen)
+            if change:
+                self._mismatch = change.cells
+                self._set_status(
+                    WAITING_FOR_BOARD,
+                    "move undone: make the board match the game again ("
+                    + ", ".join(change.cells)
+                    + ")",
+                    emit=False,
+                )
+            else:
+                self._set_status(STILL, "move undone", emit=False)
+        self._emit_state()
+
+    def declare_card(self, card: str, player: str | None = None) -> None:
+        """The card the next move seen on the board was played with."""
+        with self._lock:
+            self._check_card_text(card)
+            self._declared = (card, player)
+            self.store.add_correction(self.game_id, "card", {"card": card, "player": player})
+        self._emit_state()
+
+    def declare_dead(self, card: str, player: str | None = None) -> dict:
+        with self._lock:
+            self._check_card_text(card)
+            ruling = self._push(Move.dead_card(player or self.game.to_move.name, card), None)
+        return ruling
+
+    def choose_sequence(self, color: str, cells: list[str]) -> dict:
+        with self._lock:
+            try:
+                move = Move.choose(color, cells)
+            except ValueError as exc:
+                raise SessionError("bad_cell", str(exc)) from None
+            return self._push(move, None)
+
+    def check_card(self, card: str) -> dict:
+        with self._lock:
+            parsed = self._check_card_text(card)
+            dead = {str(c) for c in self.game.dead_cards()}
+            cells = [cell_name(c) for c in self.game.card_cells(card)]
+            return {
+                "card": str(parsed),
+                "dead": str(parsed) in dead,
+                "cells": cells,
+                "kind": parsed.kind,
+            }
+
+    def _check_card_text(self, card: str):
+        try:
+            return self.game.parse_card(card)
+        except ValueError as exc:
+            raise SessionError("bad_card", str(exc)) from None
+
+    # -- images ---------------------------------------------------------------------------------
+
+    def evidence(self, move_number: int, which: str) -> bytes | None:
+        if which not in ("before", "after"):
+            raise SessionError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        return self.store.evidence(self.game_id, int(move_number), which)
+
+    def latest_jpeg(self, annotated: bool = True) -> bytes | None:
+        with self._lock:
+            frame, reading = self._latest, self._latest_reading
+        if frame is None:
+            return None
+        image = frame.image
+        if (
+            annotated
+            and reading is not None
+            and reading.board_found
+            and reading.corners is not None
+        ):
+            image = draw_grid(image, reading.corners, self._mismatch)
+        return _jpeg(image, 85)
+
+    def board_jpeg(self) -> bytes | None:
+        with self._lock:
+            frame = self._latest
+        if frame is None:
+            return None
+        return self._evidence_jpeg(frame.image)
+
+    def _evidence_jpeg(self, image: np.ndarray | None) -> bytes | None:
+        if image is None:
+            return None
+        try:
+            board = self.reader.straighten(image)
+        except Exception:  # vision could not straighten this frame: keep no evidence
+            return None
+        if board is None:
+            return None
+        if board.shape[1] > EVIDENCE_WIDTH:
+            height = round(board.shape[0] * EVIDENCE_WIDTH / board.shape[1])
+            board = cv2.resize(board, (EVIDENCE_WIDTH, height), interpolation=cv2.INTER_AREA)
+        return _jpeg(board, EVIDENCE_QUALITY)
+
+    # -- state and events -----------------------------------------------------------------------
+
+    def export_record(self) -> dict:
+        with self._lock:
+            return self.game.to_record()
+
+    def state(self) -> dict:
+        with self._lock:
+            game = self.game
+            to_move = game.to_move
+            return {
+                "game_id": self.game_id,
+                "board": game.board_strings(),
+                "turn": len(game.moves) + 1,
+                "to_move": {"name": to_move.name, "team": to_move.team},
+                "sequences": dict(game.sequence_counts()),
+                "sequence_cells": {
+                    color: [[cell_name(c) for c in line] for line in lines]
+                    for color, lines in game.sequences.items()
+                },
+                "needed": game.sequences_needed,
+                "moves": [m.to_json() for m in game.moves],
+                "rulings": list(self._rulings),
+                "winner": game.winner,
+                "status": self._status,
+                "status_message": self._status_message,
+                "mismatch": list(self._mismatch),
+                "declared_card": (
+                    {"card": self._declared[0], "player": self._declared[1]}
+                    if self._declared
+                    else None
+                ),
+                "dead_cards": [str(c) for c in game.dead_cards()],
+                "players": [dict(p) for p in self._setup["players"]],
+                "variant": self._setup["variant"],
+                "options": dict(self._setup.get("options") or {}),
+            }
+
+    def subscribe(self) -> queue.Queue:
+        q: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
+        with self._lock:
+            self._subscribers.append(q)
+        q.put({"type": "state", "state": self.state()})
+        return q
+
+    def unsubscribe(self, q: queue.Queue) -> None:
+        with self._lock:
+            if q in self._subscribers:
+                self._subscribers.remove(q)
+
+    def _emit(self, event: dict) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for q in subscribers:
+            try:
+                q.put_nowait(event)
+            except queue.Full:  # a slow reader loses its oldest events, never blocks the game
+                try:
+                    q.get_nowait()
+                    q.put_nowait(event)
+                except (queue.Empty, queue.Full):
+                    pass
+
+    def _emit_state(self) -> None:
+        self._emit({"type": "state", "state": self.state()})
+
+    def _set_status(self, status: str, message: str, emit: bool = True) -> None:
+        changed = status != self._status or message != self._status_message
+        self._status, self._status_message = status, message
+        if changed and emit:
+            self._emit({"type": "status", "status": status, "message": message, "at": time.time()})
+
+
+def _normalise_setup(setup: dict) -> dict:
+    players = setup.get("players") or DEFAULT_SETUP["players"]
+    return {
+        "variant": setup.get("variant") or "classic",
+        "options": dict(setup.get("options") or {}),
+        "players": [{"name": str(p["name"]), "team": str(p["team"])} for p in players],
+    }
+
+
+def parse_players(text: str) -> list[dict]:
+    """``"Ann:blue,Bo:green"`` -> ``[{"name": "Ann", "team": "blue"}, ...]`` (seating order)."""
+    players = []
+    for part in text.split(","):
+        name, sep, team = part.strip().partition(":")
+        if not sep or not name.strip() or not team.strip():
+            raise SessionError(
+                "bad_players",
+                f"{part.strip()!r}: write players as NAME:TEAM, e.g. Ann:blue,Bo:green",
+            )
+        players.append({"name": name.strip(), "team": team.strip().lower()})
+    return players
+
+
+def draw_grid(image: np.ndarray, corners: np.ndarray, highlight: list[str] = ()) -> np.ndarray:
+    """The camera frame with the 10x10 grid drawn over the board (mismatched cells in red)."""
+    out = image.copy()
+    grid = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    h = cv2.getPerspectiveTransform(grid, np.float32(corners))
+
+    def to_image(points: list[tuple[float, float]]) -> np.ndarray:
+        pts = np.float32(points).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, h).reshape(-1, 2).round().astype(np.int32)
+
+    for k in range(11):
+        for line in (to_image([(k, 0), (k, 10)]), to_image([(0, k), (10, k)])):
+            cv2.line(out, tuple(line[0]), tuple(line[1]), (0, 255, 255), 1, cv2.LINE_AA)
+    for name in highlight:
+        r, c = parse_cell(name)
+        quad = to_image([(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)])
+        cv2.polylines(out, [quad], True, (0, 0, 255), 3, cv2.LINE_AA)
+    return out
+
+
+def _jpeg(image: np.ndarray, quality: int) -> bytes | None:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return data.tobytes() if ok else None
+
+
+__all__ = [
+    "CAMERA_LOST",
+    "DEFAULT_SETUP",
+    "GAME_OVER",
+    "WAITING_FOR_BOARD",
+    "GameSession",
+    "SessionError",
+    "parse_players",
+]
