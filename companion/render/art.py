@@ -1,0 +1,274 @@
+"""Two board arts drawn top-down: ``text`` (printable home-made board) and ``cards`` (miniature
+playing cards lying sideways on a folding board, like the Jax board).
+
+``build_art(art, palette, cell_aspect, cell_h)`` returns a ``BoardArt``: the texture plus where
+its 10x10 grid lies. A grid unit (one cell) is ``cell_w x cell_h`` texture pixels and grid point
+``(gx, gy)`` is texture pixel ``origin + (gx * cell_w, gy * cell_h)``. Cards are drawn in a cell
+centred inside its grid unit, so the grid's outer corners are half a gap outside the outer cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.cells import SIZE
+from companion.render.layout import card_at, is_free, is_red, rank_label
+from companion.render.suits import draw_suit
+
+RED_INK = (38, 30, 196)
+BLACK_INK = (30, 28, 26)
+DEFAULT_ASPECT = {"text": 1.0, "cards": 1.5}
+
+# (board colour, card/paper colour, emblem colour) per palette, BGR
+TEXT_PAPERS = [(238, 242, 244), (214, 232, 242), (226, 228, 226), (205, 222, 232)]
+CARDS_BOARDS = [
+    ((150, 150, 146), (246, 246, 244), (70, 70, 70)),  # grey folding board
+    ((178, 178, 172), (242, 244, 246), (60, 60, 150)),  # light grey
+    ((62, 96, 48), (240, 244, 244), (40, 160, 200)),  # green
+    ((96, 58, 34), (244, 244, 240), (40, 170, 220)),  # navy
+    ((40, 36, 112), (238, 242, 246), (60, 180, 220)),  # burgundy
+]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardArt:
+    image: np.ndarray  # BGR uint8 texture, top-down, canonical orientation
+    origin: tuple[float, float]  # texture pixel of grid point (0, 0) = outer corner of A1
+    cell_w: float
+    cell_h: float
+    chip_diameter: float  # texture pixels
+
+    def grid_to_texture(self) -> np.ndarray:
+        """3x3 affine map from grid units to texture pixels."""
+        x0, y0 = self.origin
+        return np.array([[self.cell_w, 0, x0], [0, self.cell_h, y0], [0, 0, 1]], dtype=np.float64)
+
+
+def palette_count(art: str) -> int:
+    return len(TEXT_PAPERS) if art == "text" else len(CARDS_BOARDS)
+
+
+@lru_cache(maxsize=6)
+def build_art(art: str, palette: int, cell_aspect: float, cell_h: int) -> BoardArt:
+    """The texture of one board art; cached because scenes of a video share it."""
+    aspect = cell_aspect or DEFAULT_ASPECT[art]
+    if art == "text":
+        return _text_board(palette % len(TEXT_PAPERS), aspect, cell_h)
+    if art == "cards":
+        return _cards_board(palette % len(CARDS_BOARDS), aspect, cell_h)
+    raise ValueError(f"unknown board art {art!r}")
+
+
+def _ink(card: str) -> tuple[int, int, int]:
+    return RED_INK if is_red(card) else BLACK_INK
+
+
+def _text_size(text: str, font: int, height: float, thickness_ratio: float = 0.12):
+    """Font scale and thickness for text ``height`` pixels tall (cap height)."""
+    (_, h), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = height / max(h, 1)
+    return scale, max(1, round(height * thickness_ratio))
+
+
+def _put_centered(img, text, center, height, color, font=cv2.FONT_HERSHEY_DUPLEX, ratio=0.12):
+    scale, thick = _text_size(text, font, height, ratio)
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (round(center[0] - w / 2), round(center[1] + h / 2))
+    cv2.putText(img, text, org, font, scale, color, thick, cv2.LINE_AA)
+
+
+def _paper_texture(shape, base, rng, amount=4.0):
+    h, w = shape
+    small = rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32)
+    low = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * amount
+    fine = rng.normal(0, amount * 0.5, (h, w)).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    img += (low + fine)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _star(img, center, radius, color):
+    angles = np.deg2rad(np.arange(10) * 36 - 90)
+    radii = np.where(np.arange(10) % 2 == 0, radius, radius * 0.42)
+    pts = np.stack([center[0] + radii * np.cos(angles), center[1] + radii * np.sin(angles)], 1)
+    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], color, cv2.LINE_AA, 4)
+
+
+# ---------------------------------------------------------------- text art
+
+
+def _text_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
+    rng = np.random.default_rng(1000 + palette)
+    cw, ch = cell_h * aspect, float(cell_h)
+    margin = 0.45 * ch
+    w, h = round(SIZE * cw + 2 * margin), round(SIZE * ch + 2 * margin)
+    img = _paper_texture((h, w), TEXT_PAPERS[palette], rng)
+    line = max(1, round(ch * 0.025))
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x0, y0 = margin + c * cw, margin + r * ch
+            center = (x0 + cw / 2, y0 + ch / 2)
+            if is_free(r, c):
+                _star(img, (center[0], center[1] - 0.1 * ch), 0.28 * ch, (40, 150, 210))
+                _put_centered(img, "FREE", (center[0], y0 + 0.82 * ch), 0.13 * ch, BLACK_INK)
+                continue
+            card = card_at(r, c)
+            ink = _ink(card)
+            label = rank_label(card)
+            _put_centered(img, label, (center[0], y0 + 0.33 * ch), 0.3 * ch, ink)
+            draw_suit(img, card[1], (center[0], y0 + 0.7 * ch), 0.34 * ch, ink)
+    for i in range(SIZE + 1):
+        x = round(margin + i * cw)
+        y = round(margin + i * ch)
+        t = line * 2 if i in (0, SIZE) else line
+        cv2.line(img, (x, round(margin)), (x, round(margin + SIZE * ch)), BLACK_INK, t)
+        cv2.line(img, (round(margin), y), (round(margin + SIZE * cw), y), BLACK_INK, t)
+    return BoardArt(img, (margin, margin), cw, ch, chip_diameter=0.78 * min(cw, ch))
+
+
+# ---------------------------------------------------------------- cards art
+
+PIPS = {
+    2: [(0.5, 0), (0.5, 1)],
+    3: [(0.5, 0), (0.5, 0.5), (0.5, 1)],
+    4: [(0, 0), (1, 0), (0, 1), (1, 1)],
+    5: [(0, 0), (1, 0), (0.5, 0.5), (0, 1), (1, 1)],
+    6: [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+    7: [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+    8: [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0.5, 0.75), (0, 1), (1, 1)],
+    9: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0.5, 0.5), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1)],
+    10: [
+        (0, 0),
+        (1, 0),
+        (0.5, 1 / 6),
+        (0, 1 / 3),
+        (1, 1 / 3),
+        (0, 2 / 3),
+        (1, 2 / 3),
+        (0.5, 5 / 6),
+        (0, 1),
+        (1, 1),
+    ],
+}
+RANK_VALUE = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+
+
+def _card_face(card: str, w: int, h: int, paper) -> np.ndarray:
+    """An upright (portrait) miniature card ``w x h`` pixels, drawn on its paper colour."""
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = paper
+    ink = _ink(card)
+    rank, suit = card[0], card[1]
+    idx_h = 0.16 * h
+    # corner index, top-left and (rotated) bottom-right
+    for _ in range(2):
+        _put_centered(img, rank_label(card), (0.16 * w, 0.12 * h), idx_h * 0.75, ink, ratio=0.14)
+        draw_suit(img, suit, (0.16 * w, 0.27 * h), idx_h * 0.6, ink)
+        img = np.ascontiguousarray(img[::-1, ::-1])
+    value = RANK_VALUE.get(rank) or int(rank)
+    if value == 1:
+        draw_suit(img, suit, (w / 2, h / 2), 0.42 * h, ink)
+    elif value <= 10:
+        bx0, bx1, by0, by1 = 0.36 * w, 0.64 * w, 0.2 * h, 0.8 * h
+        for px, py in PIPS[value]:
+            cx, cy = bx0 + px * (bx1 - bx0), by0 + py * (by1 - by0)
+            draw_suit(img, suit, (cx, cy), 0.15 * h, ink, flip=py > 0.5)
+    else:
+        _face_picture(img, card, w, h, ink)
+    return img
+
+
+def _face_picture(img, card, w, h, ink) -> None:
+    x0, y0, x1, y1 = round(0.3 * w), round(0.14 * h), round(0.7 * w), round(0.86 * h)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (60, 190, 230), -1)  # gold robe
+    cv2.rectangle(img, (x0, round(0.5 * h)), (x1, y1), (150, 60, 30), -1)  # blue
+    cv2.rectangle(img, (x0, round(0.6 * h)), (round(0.5 * w), y1), ink, -1)
+    cx = (x0 + x1) / 2
+    r = max(1, round(0.08 * h))
+    cv2.circle(img, (round(cx), round(0.33 * h)), r, (150, 190, 235), -1, cv2.LINE_AA)
+    crown = np.array([[cx - r, 0.24 * h], [cx + r, 0.24 * h], [cx + r, 0.17 * h], [cx, 0.21 * h]])
+    crown = np.vstack([crown, [[cx - r, 0.17 * h]]])
+    cv2.fillPoly(img, [np.round(crown * 16).astype(np.int32)], (30, 170, 230), cv2.LINE_AA, 4)
+    cv2.rectangle(img, (x0, y0), (x1, y1), ink, max(1, round(0.012 * h)))
+
+
+def _rounded_rect_mask(w: int, h: int, radius: float) -> np.ndarray:
+    mask = np.zeros((h, w), np.uint8)
+    r = max(1, round(radius))
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+def _paste(img, patch, mask, x, y) -> None:
+    h, w = mask.shape
+    region = img[y : y + h, x : x + w]
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    region[:] = (patch * a + region * (1 - a)).astype(np.uint8)
+
+
+def _emblem(img, center, radius, board, accent) -> None:
+    cx, cy = round(center[0]), round(center[1])
+    r = round(radius)
+    dark = tuple(int(v * 0.55) for v in board)
+    cv2.circle(img, (cx, cy), r, dark, -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), round(r * 0.86), accent, max(1, round(r * 0.1)), cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), round(r * 0.62), (236, 236, 236), -1, cv2.LINE_AA)
+    _star(img, (cx, cy), r * 0.5, accent)
+
+
+def _cards_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
+    board, paper, accent = CARDS_BOARDS[palette]
+    rng = np.random.default_rng(2000 + palette)
+    cw, ch = cell_h * aspect, float(cell_h)
+    mx, my = 0.55 * ch, 1.0 * ch
+    w, h = round(SIZE * cw + 2 * mx), round(SIZE * ch + 2 * my)
+    img = _paper_texture((h, w), board, rng, amount=3.0)
+    gap = 0.07 * ch
+    card_w, card_h = round(cw - 2 * gap), round(ch - 2 * gap)
+    mask = _rounded_rect_mask(card_w, card_h, 0.08 * ch)
+    faces: dict[str, np.ndarray] = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x0, y0 = mx + c * cw, my + r * ch
+            if is_free(r, c):
+                _emblem(img, (x0 + cw / 2, y0 + ch / 2), 0.44 * ch, board, accent)
+                continue
+            card = card_at(r, c)
+            if card not in faces:
+                upright = _card_face(card, card_h, card_w, paper)  # portrait, then sideways
+                faces[card] = np.ascontiguousarray(np.rot90(upright, 1))
+            _paste(img, faces[card], mask, round(x0 + gap), round(y0 + gap))
+    _margin_print(img, w, h, mx, my, ch, accent, paper)
+    _fold_crease(img, h)
+    return BoardArt(img, (mx, my), cw, ch, chip_diameter=0.8 * ch)
+
+
+def _margin_print(img, w, h, mx, my, ch, accent, paper) -> None:
+    title_h = 0.42 * my
+    _put_centered(img, "SEQUENCE", (w / 2, my / 2), title_h, paper, ratio=0.16)
+    bottom = np.ascontiguousarray(img[h - round(my) :, :][::-1, ::-1])
+    _put_centered(bottom, "SEQUENCE", (w / 2, my / 2), title_h, paper, ratio=0.16)
+    img[h - round(my) :, :] = bottom[::-1, ::-1]
+    # jack reminders in the top margin corners: "TWO-EYED J = WILD", "ONE-EYED J = REMOVE"
+    text_h = 0.16 * my
+    for x, text in ((0.14 * w, "TWO-EYED JACKS WILD"), (0.86 * w, "ONE-EYED JACKS REMOVE")):
+        _put_centered(img, text, (x, my * 0.5), text_h, accent, ratio=0.14)
+    band = np.ascontiguousarray(img[h - round(my) :, :][::-1, ::-1])
+    for x, text in ((0.14 * w, "TWO-EYED JACKS WILD"), (0.86 * w, "ONE-EYED JACKS REMOVE")):
+        _put_centered(band, text, (x, my * 0.5), text_h, accent, ratio=0.14)
+    img[h - round(my) :, :] = band[::-1, ::-1]
+
+
+def _fold_crease(img, h) -> None:
+    y = h // 2
+    t = max(1, round(h * 0.002))
+    img[y - t : y, :] = (img[y - t : y, :] * 0.7).astype(np.uint8)
+    img[y : y + t, :] = np.clip(img[y : y + t, :] * 1.15, 0, 255).astype(np.uint8)

@@ -1,0 +1,86 @@
+"""Light and camera effects: colour temperature, brightness, gradient, vignetting and glare
+(static per scene, as maps), then blur, sensor noise and JPEG (per frame)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+GAIN_ONE = 128.0  # gain maps are uint8 with 128 = x1.0
+
+
+def kelvin_gains(kelvin: float, white_balance: float = 0.65) -> np.ndarray:
+    """BGR channel gains of a light of ``kelvin`` after a camera's partial auto white balance
+    (``white_balance`` = 1 leaves the cast entirely, 0 removes it)."""
+    t = kelvin / 100.0
+    r = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
+    g = 99.47 * math.log(t) - 161.1 if t <= 66 else 288.1 * (t - 60) ** -0.0755
+    b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5 * math.log(t - 10) - 305.0)
+    rgb = np.clip([r, g, b], 1, 255) / 255.0
+    gains = (rgb / rgb[1]) ** white_balance
+    return gains[::-1].astype(np.float32)  # BGR
+
+
+def gain_map(size, *, kelvin, brightness, gradient, gradient_angle_deg, vignette) -> np.ndarray:
+    """HxWx3 uint8 multiplicative light map (128 = unchanged)."""
+    w, h = size
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    xn, yn = (xx + 0.5) / sw - 0.5, (yy + 0.5) / sh - 0.5
+    a = math.radians(gradient_angle_deg)
+    ramp = 1 + gradient * (xn * math.cos(a) + yn * math.sin(a))
+    r2 = (xn**2 + yn**2) / 0.5
+    vig = 1 - vignette * r2
+    light = (brightness * ramp * vig)[..., None] * kelvin_gains(kelvin)[None, None, :]
+    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(light * GAIN_ONE, 0, 255).astype(np.uint8)
+
+
+def glare_map(size, spots: int, strength: float, region, rng) -> np.ndarray | None:
+    """Soft additive highlights (uint8) centred inside ``region`` = (x0, y0, x1, y1)."""
+    if spots <= 0 or strength <= 0:
+        return None
+    w, h = size
+    sw, sh = max(8, w // 4), max(8, h // 4)
+    acc = np.zeros((sh, sw), np.float32)
+    x0, y0, x1, y1 = region
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    for _ in range(spots):
+        cx, cy = rng.uniform(x0, x1) / 4, rng.uniform(y0, y1) / 4
+        rx = rng.uniform(0.03, 0.12) * sw
+        ry = rx * rng.uniform(0.4, 1.0)
+        ang = rng.uniform(0, math.pi)
+        dx, dy = xx - cx, yy - cy
+        u = dx * math.cos(ang) + dy * math.sin(ang)
+        v = -dx * math.sin(ang) + dy * math.cos(ang)
+        acc += np.exp(-0.5 * ((u / rx) ** 2 + (v / ry) ** 2))
+    acc = cv2.resize(np.clip(acc, 0, 1.5), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(acc * strength * 150, 0, 255).astype(np.uint8)[..., None].repeat(3, 2)
+
+
+def apply_light(img: np.ndarray, gains: np.ndarray, glare: np.ndarray | None) -> np.ndarray:
+    out = cv2.multiply(img, gains, scale=1 / GAIN_ONE)
+    if glare is not None:
+        out = cv2.add(out, glare)
+    return out
+
+
+def apply_camera(
+    img: np.ndarray, *, blur: float, noise: float, jpeg: int | None, seed: int
+) -> np.ndarray:
+    """Per-frame camera effects: optics blur, sensor noise, JPEG round trip."""
+    if blur > 0.05:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    if noise > 0:
+        cv2.setRNGSeed(int(seed) % 2**31)
+        n = np.empty(img.shape, np.int16)
+        cv2.randn(n, 0, noise)
+        img = cv2.add(img.astype(np.int16), n)
+        img = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg is not None:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
+        if ok:
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img

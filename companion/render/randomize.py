@@ -1,0 +1,131 @@
+"""``random_spec``: a random but plausible frame, for datasets and tests.
+
+Scene fields (camera, art, table, light, noise level) are drawn from a generator seeded by
+``camera_seed``; frame fields (chips, hands, per-frame noise seed) from ``rng``. So
+``random_spec(rng, camera_seed=7)`` called repeatedly gives frames of one fixed camera.
+Overrides: any ``RenderSpec`` field, plus ``hand=True/False`` (at least one hand / none) and
+``art="mixed"`` (either art).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from companion.cells import CORNERS, SIZE
+from companion.render.art import palette_count
+from companion.render.spec import ARTS, TABLES, HandSpec, RenderSpec, SpecError
+
+SIZES = [(640, 480), (640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 720), (1920, 1080)]
+SKINS = [
+    (175, 195, 236),
+    (140, 170, 222),
+    (105, 140, 190),
+    (75, 105, 150),
+    (50, 70, 105),
+    (38, 52, 80),
+]
+SLEEVES = [
+    (40, 40, 40),
+    (120, 80, 40),
+    (200, 200, 200),
+    (50, 50, 140),
+    (60, 110, 60),
+    (150, 150, 150),
+    None,
+]
+
+
+def random_cells(
+    rng: np.random.Generator, chips: int | None = None, colors: str | None = None
+) -> tuple[str, ...]:
+    """A random board: ``chips`` chips (default 0..75) of 2 or 3 colours, corners ``*``."""
+    colors = colors or ("BG" if rng.random() < 0.6 else "BGR")
+    free = [(r, c) for r in range(SIZE) for c in range(SIZE) if (r, c) not in CORNERS]
+    n = int(rng.integers(0, 76)) if chips is None else chips
+    grid = [["*" if (r, c) in CORNERS else "." for c in range(SIZE)] for r in range(SIZE)]
+    for i in rng.permutation(len(free))[:n]:
+        r, c = free[i]
+        grid[r][c] = colors[int(rng.integers(0, len(colors)))]
+    return tuple("".join(row) for row in grid)
+
+
+def random_hand(rng: np.random.Generator, tip: tuple[float, float] | None = None) -> HandSpec:
+    """A hand whose fingertips touch a point of the board (or near it), arm at any angle."""
+    if tip is None:
+        tip = (float(rng.uniform(-0.5, 10.5)), float(rng.uniform(-0.5, 10.5)))
+    # the arm comes from the nearer half of the board's surroundings, roughly outward
+    out = math.degrees(math.atan2(tip[1] - 5, tip[0] - 5)) if tip != (5, 5) else rng.uniform(0, 360)
+    sleeve = SLEEVES[int(rng.integers(0, len(SLEEVES)))]
+    return HandSpec(
+        tip=tip,
+        angle_deg=float(out + rng.normal(0, 35)),
+        scale=float(rng.uniform(0.85, 1.15)),
+        skin=SKINS[int(rng.integers(0, len(SKINS)))],
+        sleeve=sleeve,
+        sleeve_at=float(rng.uniform(0.3, 1.5)),
+        spread=float(rng.uniform(0, 0.8)),
+    )
+
+
+def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> RenderSpec:
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    hand = overrides.pop("hand", None)
+    camera_seed = overrides.get("camera_seed")
+    if camera_seed is None:
+        camera_seed = int(rng.integers(0, 2**31))
+    s = np.random.default_rng(camera_seed)  # scene randomness
+    art = overrides.get("art", "mixed")
+    if art == "mixed":
+        art = ARTS[int(s.integers(0, len(ARTS)))]
+    if art not in ARTS:
+        raise SpecError(f"art must be one of {ARTS} or 'mixed', not {art!r}")
+    tilt = float(min(40.0, abs(s.normal(0, 18))))
+    quality = int(s.integers(60, 96)) if s.random() < 0.8 else None
+    kelvin = float(s.choice([2700, 3200, 4000, 5000, 5500, 6500, 7500]) * s.uniform(0.95, 1.05))
+    scene = dict(
+        board=True,
+        art=art,
+        palette=int(s.integers(0, palette_count(art))),
+        cell_aspect=float(s.uniform(1.0, 1.3) if art == "text" else s.uniform(1.4, 1.55)),
+        size=SIZES[int(s.integers(0, len(SIZES)))],
+        orientation=int(s.choice([0, 90, 180, 270])),
+        rotation_jitter=float(np.clip(s.normal(0, 7), -20, 20)),
+        tilt_deg=tilt,
+        tilt_azimuth_deg=float(s.uniform(0, 360)),
+        camera_distance=float(s.uniform(1.2, 3.0)),
+        board_fraction=float(s.uniform(0.3, 0.95)),
+        board_offset=(float(s.uniform(-1, 1)), float(s.uniform(-1, 1))),
+        table=TABLES[int(s.integers(0, len(TABLES)))],
+        clutter=int(s.integers(0, 7)),
+        light_angle_deg=float(s.uniform(0, 360)),
+        brightness=float(s.uniform(0.65, 1.15)),
+        color_temp=kelvin,
+        gradient=float(s.uniform(0, 0.6)),
+        gradient_angle_deg=float(s.uniform(0, 360)),
+        vignette=float(s.uniform(0, 0.5)),
+        glare=float(s.uniform(0.2, 0.8)) if s.random() < 0.35 else 0.0,
+        glare_spots=int(s.integers(1, 3)),
+        noise=float(s.uniform(0.5, 6)),
+        blur=float(s.uniform(0, 1.2)) if s.random() < 0.6 else 0.0,
+        jpeg=quality,
+        camera_seed=camera_seed,
+    )
+    n_hands = 0
+    if hand is True:
+        n_hands = 1 + int(rng.random() < 0.25)
+    elif hand is None:
+        n_hands = int(rng.random() < 0.2)
+    frame = dict(
+        cells=random_cells(rng),
+        hands=tuple(random_hand(rng) for _ in range(n_hands)),
+        seed=int(rng.integers(0, 2**31)),
+    )
+    values = {**scene, **frame, **overrides}
+    values["art"] = art
+    for key in ("size", "board_offset"):
+        values[key] = tuple(values[key])
+    values["cells"] = tuple(values["cells"])
+    values["hands"] = tuple(values["hands"])
+    return RenderSpec(**values)

@@ -1,0 +1,271 @@
+"""Render a frame: a cached static scene (table, clutter, board, light maps) plus per-frame
+chips, hands, noise and JPEG. Frames whose specs share ``RenderSpec.scene_key()`` reuse one
+scene, so a video of one camera costs one warp and a few blends per frame."""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.cells import SIZE
+from companion.render import lighting
+from companion.render.art import BoardArt, build_art
+from companion.render.camera import board_homography, project
+from companion.render.chips import CHIP_COLORS, chip_sprite, paste_chip
+from companion.render.hands import draw_hands
+from companion.render.spec import RenderSpec
+from companion.render.table import add_clutter, background
+from companion.render.truth import Truth
+
+CELL_BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 200)
+OCCLUSION_SAMPLES = 5  # per cell side
+OCCLUDED_FRACTION = 0.08
+
+
+@dataclass
+class Scene:
+    spec: RenderSpec
+    size: tuple[int, int]
+    static: np.ndarray  # lit-less frame: table, clutter, board without chips
+    gains: np.ndarray
+    glare: np.ndarray | None
+    art: BoardArt | None = None
+    tex_to_image: np.ndarray | None = None
+    grid_to_image: np.ndarray | None = None
+    grid_patch: np.ndarray | None = None  # texture crop holding the grid
+    patch_to_image: np.ndarray | None = None
+    patch_origin: tuple[int, int] = (0, 0)
+    chip_offsets: np.ndarray | None = None  # 10x10x2 in cells
+    chip_sizes: np.ndarray | None = None  # 10x10 factors
+    chip_colors: dict | None = None
+    light_tex_deg: int = 0
+    corners: np.ndarray | None = None
+    orientation: int | None = None
+
+
+_CACHE: OrderedDict[tuple, Scene] = OrderedDict()
+CACHE_SIZE = 4
+
+
+def get_scene(spec: RenderSpec) -> Scene:
+    key = spec.scene_key()
+    scene = _CACHE.get(key)
+    if scene is None:
+        scene = build_scene(spec)
+        _CACHE[key] = scene
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return scene
+
+
+def _roll(spec: RenderSpec) -> float:
+    return spec.orientation + spec.rotation_jitter
+
+
+def _pick_cell_px(spec: RenderSpec) -> int:
+    """Texture resolution: about 1.3 texture pixels per image pixel on the board."""
+    probe = build_art(spec.art, spec.palette, spec.cell_aspect, 32)
+    th, tw = probe.image.shape[:2]
+    h = _homography(spec, probe)
+    outline = project(h, [[0, 0], [tw, 0], [tw, th], [0, th]])
+    span = max(np.ptp(outline[:, 0]) / tw, np.ptp(outline[:, 1]) / th)
+    need = 32 * span * 1.3
+    for bucket in CELL_BUCKETS:
+        if bucket >= need:
+            return bucket
+    return CELL_BUCKETS[-1]
+
+
+def _homography(spec: RenderSpec, art: BoardArt) -> np.ndarray:
+    th, tw = art.image.shape[:2]
+    return board_homography(
+        (tw, th),
+        spec.size,
+        roll_deg=_roll(spec),
+        tilt_deg=spec.tilt_deg,
+        tilt_azimuth_deg=spec.tilt_azimuth_deg,
+        camera_distance=spec.camera_distance,
+        board_fraction=spec.board_fraction,
+        board_offset=spec.board_offset,
+    )
+
+
+def orientation_of(corners: np.ndarray) -> int:
+    """Clockwise screen rotation of canonical row 1 from the A1->J1 edge direction."""
+    dx, dy = corners[1] - corners[0]
+    return int(round(math.degrees(math.atan2(dy, dx)) / 90.0)) % 4 * 90
+
+
+def build_scene(spec: RenderSpec) -> Scene:
+    rng = np.random.default_rng(spec.camera_seed)
+    w, h = spec.size
+    img = background(spec.table, spec.size, rng)
+    if not spec.board:
+        cell_px = min(w, h) * spec.board_fraction / 12
+        add_clutter(img, None, spec.clutter, cell_px, rng)
+        gains = _gains(spec)
+        glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, (0, 0, w, h), rng)
+        return Scene(spec, spec.size, img, gains, glare)
+    art = build_art(spec.art, spec.palette, spec.cell_aspect, _pick_cell_px(spec))
+    th, tw = art.image.shape[:2]
+    tex_to_image = _homography(spec, art)
+    grid_to_image = tex_to_image @ art.grid_to_texture()
+    # the board lies on the table: soft contact shadow, then the warped art
+    mask = cv2.warpPerspective(
+        np.full((th, tw), 255, np.uint8), tex_to_image, spec.size, flags=cv2.INTER_LINEAR
+    )
+    cell_img = float(
+        np.linalg.norm(
+            project(grid_to_image, [[5, 5], [5, 6]])[1] - project(grid_to_image, [[5, 5]])[0]
+        )
+    )
+    add_clutter(img, mask, spec.clutter, cell_img, rng)
+    shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, cell_img * 0.25)).astype(np.float32) / 255
+    img = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+    board = cv2.warpPerspective(art.image, tex_to_image, spec.size, flags=cv2.INTER_LINEAR)
+    a = (mask.astype(np.float32) / 255)[..., None]
+    img = (board * a + img * (1 - a)).astype(np.uint8)
+    # the grid crop re-warped per frame with chips on it
+    gx0, gy0 = art.origin
+    x0, y0 = max(0, int(gx0) - 2), max(0, int(gy0) - 2)
+    x1 = min(tw, int(math.ceil(gx0 + SIZE * art.cell_w)) + 2)
+    y1 = min(th, int(math.ceil(gy0 + SIZE * art.cell_h)) + 2)
+    patch = art.image[y0:y1, x0:x1].copy()
+    patch_to_image = tex_to_image @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+    corners = project(grid_to_image, [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    # chips: where players put them (off-centre), a little size spread, the set's colours
+    offsets = rng.uniform(-0.11, 0.11, (SIZE, SIZE, 2))
+    sizes = rng.uniform(0.95, 1.05, (SIZE, SIZE))
+    colors = {
+        k: tuple(int(np.clip(v * rng.uniform(0.9, 1.1), 0, 255)) for v in base)
+        for k, base in CHIP_COLORS.items()
+    }
+    light_tex = int(round((spec.light_angle_deg - _roll(spec)) / 15) * 15) % 360
+    ys, xs = np.nonzero(mask > 127)
+    region = (xs.min(), ys.min(), xs.max(), ys.max()) if len(xs) else (0, 0, w, h)
+    glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, region, rng)
+    return Scene(
+        spec,
+        spec.size,
+        img,
+        _gains(spec),
+        glare,
+        art,
+        tex_to_image,
+        grid_to_image,
+        patch,
+        patch_to_image,
+        (x0, y0),
+        offsets,
+        sizes,
+        colors,
+        light_tex,
+        corners,
+        orientation_of(corners),
+    )
+
+
+def _gains(spec: RenderSpec) -> np.ndarray:
+    return lighting.gain_map(
+        spec.size,
+        kelvin=spec.color_temp,
+        brightness=spec.brightness,
+        gradient=spec.gradient,
+        gradient_angle_deg=spec.gradient_angle_deg,
+        vignette=spec.vignette,
+    )
+
+
+def _place_chips(scene: Scene, cells) -> np.ndarray | None:
+    chips = [(r, c, cells[r][c]) for r in range(SIZE) for c in range(SIZE) if cells[r][c] in "BGR"]
+    if not chips:
+        return None
+    art = scene.art
+    patch = scene.grid_patch.copy()
+    px0, py0 = scene.patch_origin
+    for r, c, sym in chips:
+        dx, dy = scene.chip_offsets[r, c]
+        cx = art.origin[0] + (c + 0.5 + dx) * art.cell_w - px0
+        cy = art.origin[1] + (r + 0.5 + dy) * art.cell_h - py0
+        d = int(round(art.chip_diameter * scene.chip_sizes[r, c]))
+        paste_chip(patch, (cx, cy), chip_sprite(scene.chip_colors[sym], d, scene.light_tex_deg))
+    return patch
+
+
+def occlusion(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndarray:
+    """10x10 bool: cells whose area is at least ``OCCLUDED_FRACTION`` under ``coverage``."""
+    n = OCCLUSION_SAMPLES
+    t = (np.arange(n) + 0.5) / n
+    gy, gx = np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij")
+    xs = (gx[..., None, None] + t[None, None, None, :]).repeat(n, axis=2)
+    ys = (gy[..., None, None] + t[None, None, :, None]).repeat(n, axis=3)
+    pts = np.stack([xs, ys], -1).reshape(-1, 2)
+    img_pts = np.round(project(grid_to_image, pts)).astype(int)
+    h, w = coverage.shape
+    inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
+    hit = np.zeros(len(pts), bool)
+    ip = img_pts[inside]
+    hit[inside] = coverage[ip[:, 1], ip[:, 0]] > 127
+    frac = hit.reshape(SIZE, SIZE, n * n).mean(axis=2)
+    return frac >= OCCLUDED_FRACTION
+
+
+def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
+    """The frame before the JPEG round trip (the CLI encodes it once, at ``spec.jpeg``)."""
+    scene = get_scene(spec)
+    frame = scene.static.copy()
+    if spec.board:
+        patch = _place_chips(scene, spec.cells)
+        if patch is not None:
+            cv2.warpPerspective(
+                patch,
+                scene.patch_to_image,
+                spec.size,
+                dst=frame,
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_TRANSPARENT,
+            )
+    grid_to_image = scene.grid_to_image
+    if grid_to_image is None:  # no board: hands still placed as if a board were centred
+        w, h = spec.size
+        s = min(w, h) / 12
+        grid_to_image = np.array([[s, 0, w / 2 - 5 * s], [0, s, h / 2 - 5 * s], [0, 0, 1]])
+    coverage = None
+    if spec.hands:
+        coverage = draw_hands(frame, spec.hands, grid_to_image, spec.light_angle_deg)
+    frame = lighting.apply_light(frame, scene.gains, scene.glare)
+    frame = lighting.apply_camera(
+        frame, blur=spec.blur, noise=spec.noise, jpeg=None, seed=spec.seed
+    )
+    if not spec.board:
+        return frame, Truth(False, size=spec.size, spec=spec.to_json())
+    occluded = (
+        occlusion(coverage, scene.grid_to_image)
+        if coverage is not None
+        else np.zeros((SIZE, SIZE), bool)
+    )
+    truth = Truth(
+        board_found=True,
+        orientation=scene.orientation,
+        cells=list(spec.cells),
+        corners=scene.corners.copy(),
+        occluded=occluded,
+        size=spec.size,
+        art=spec.art,
+        spec=spec.to_json(),
+    )
+    return frame, truth
+
+
+def render_frame(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
+    """Render one frame: ``(BGR uint8 image, Truth)``; deterministic for a spec."""
+    frame, truth = render_raw(spec)
+    if spec.jpeg is not None:
+        frame = lighting.apply_camera(frame, blur=0, noise=0, jpeg=spec.jpeg, seed=0)
+    return frame, truth

@@ -1,0 +1,190 @@
+"""What to render: ``RenderSpec`` (one frame) and ``HandSpec`` (one hand/arm over the board).
+
+Every field is plain data, so a spec can be stored in a truth sidecar and rendered again.
+Fields split in two groups:
+
+- *scene* fields (camera pose, board art, table, light, camera noise level, ``camera_seed``)
+  are static for one camera; frames whose scene fields are equal share one cached scene, which
+  is what makes a video fast;
+- *frame* fields: ``cells``, ``hands`` and ``seed`` (per-frame noise) change from frame to frame.
+
+Board coordinates (used by ``HandSpec``) are canonical grid units: ``(0, 0)`` is the outer
+corner of A1, ``(10, 0)`` the outer corner of J1, ``(10, 10)`` of J10; x runs along the columns
+and y along the rows, one unit per cell, whatever the cell's aspect ratio.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from companion.cells import CORNERS, SIZE
+
+ARTS = ("text", "cards")
+TABLES = ("wood", "cloth", "felt", "laminate", "dark_wood")
+ORIENTATIONS = (0, 90, 180, 270)
+EMPTY_BOARD = tuple(
+    "".join("*" if (r, c) in CORNERS else "." for c in range(SIZE)) for r in range(SIZE)
+)
+FRAME_FIELDS = ("cells", "hands", "seed")
+
+
+class SpecError(ValueError):
+    """A render spec that cannot be rendered; the message says which field and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """A hand reaching over the board, fingertips at ``tip`` (board coordinates).
+
+    ``angle_deg`` is the direction from the fingertips back along the arm, in board
+    coordinates (0 = towards +x / column J, 90 = towards +y / row 10); the arm runs from the
+    tip out to the edge of the frame. ``scale`` multiplies the default hand size (a palm about
+    three cells wide). ``skin`` is a BGR colour; ``sleeve`` a BGR colour or ``None`` for a bare
+    arm; ``sleeve_at`` is where the sleeve starts, in palm lengths from the tip.
+    """
+
+    tip: tuple[float, float]
+    angle_deg: float
+    scale: float = 1.0
+    skin: tuple[int, int, int] = (120, 150, 200)
+    sleeve: tuple[int, int, int] | None = (90, 60, 40)
+    sleeve_at: float = 2.6
+    spread: float = 0.3  # 0 = fingers together, 1 = spread wide
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> HandSpec:
+        data = dict(data)
+        data["tip"] = tuple(data["tip"])
+        data["skin"] = tuple(data["skin"])
+        if data.get("sleeve") is not None:
+            data["sleeve"] = tuple(data["sleeve"])
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderSpec:
+    """One synthetic camera frame. Defaults give a clean, square-on 640x480 view."""
+
+    # frame content
+    cells: tuple[str, ...] = EMPTY_BOARD
+    hands: tuple[HandSpec, ...] = ()
+    seed: int = 0
+    # board
+    board: bool = True  # False: a table with no board at all
+    art: str = "cards"
+    palette: int = 0  # board colour scheme variant of the art
+    cell_aspect: float = 1.0  # cell width / height; 0 = the art's default
+    # camera
+    size: tuple[int, int] = (640, 480)
+    orientation: int = 0
+    rotation_jitter: float = 0.0
+    tilt_deg: float = 0.0
+    tilt_azimuth_deg: float = 0.0
+    camera_distance: float = 2.0  # in board diagonals; smaller = stronger perspective
+    board_fraction: float = 0.7
+    board_offset: tuple[float, float] = (0.0, 0.0)  # -1..1 within the free space
+    # table
+    table: str = "wood"
+    clutter: int = 0
+    # light and camera
+    light_angle_deg: float = 45.0  # direction the light comes from, in the image
+    brightness: float = 1.0
+    color_temp: float = 5500.0  # Kelvin; warm < 5000 < cool
+    gradient: float = 0.0  # 0..1 brightness ramp across the frame
+    gradient_angle_deg: float = 0.0
+    vignette: float = 0.0  # 0..1
+    glare: float = 0.0  # 0..1 strength of glare spots
+    glare_spots: int = 0
+    noise: float = 0.0  # sigma in grey levels
+    blur: float = 0.0  # Gaussian sigma in pixels
+    jpeg: int | None = None  # JPEG quality of the round trip, None for none
+    camera_seed: int = 0  # static scene details: table grain, clutter, chip jitter, glare
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    def scene_key(self) -> tuple:
+        """Everything static for one camera: equal keys share one cached scene."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name not in FRAME_FIELDS)
+
+    def with_frame(self, **changes) -> RenderSpec:
+        """Same camera, new frame content (``cells``, ``hands``, ``seed``)."""
+        unknown = set(changes) - set(FRAME_FIELDS)
+        if unknown:
+            raise SpecError(f"with_frame only changes {FRAME_FIELDS}, not {sorted(unknown)}")
+        if "hands" in changes:
+            changes["hands"] = tuple(changes["hands"])
+        if "cells" in changes:
+            changes["cells"] = tuple(changes["cells"])
+        return replace(self, **changes)
+
+    def to_json(self) -> dict:
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["cells"] = list(self.cells)
+        data["hands"] = [h.to_json() for h in self.hands]
+        data["size"] = list(self.size)
+        data["board_offset"] = list(self.board_offset)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> RenderSpec:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise SpecError(f"unknown render spec fields: {sorted(unknown)}")
+        data = dict(data)
+        if "cells" in data:
+            data["cells"] = tuple(data["cells"])
+        if "hands" in data:
+            data["hands"] = tuple(HandSpec.from_json(h) for h in data["hands"])
+        for key in ("size", "board_offset"):
+            if key in data:
+                data[key] = tuple(data[key])
+        return cls(**data)
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise SpecError(message)
+
+
+def validate(spec: RenderSpec) -> None:
+    _check(spec.art in ARTS, f"art must be one of {ARTS}, not {spec.art!r}")
+    _check(spec.table in TABLES, f"table must be one of {TABLES}, not {spec.table!r}")
+    _check(
+        spec.orientation in ORIENTATIONS,
+        f"orientation must be one of {ORIENTATIONS}, not {spec.orientation!r}",
+    )
+    _check(abs(spec.rotation_jitter) <= 30, "rotation_jitter must be within +-30 degrees")
+    _check(0 <= spec.tilt_deg <= 60, "tilt_deg must be within 0..60")
+    _check(spec.camera_distance >= 0.8, "camera_distance must be at least 0.8 board diagonals")
+    _check(0.1 <= spec.board_fraction <= 1.0, "board_fraction must be within 0.1..1.0")
+    _check(
+        len(spec.size) == 2 and all(isinstance(v, int) for v in spec.size),
+        "size must be (width, height) in whole pixels",
+    )
+    w, h = spec.size
+    _check(64 <= w <= 8192 and 64 <= h <= 8192, f"size {w}x{h} is outside 64..8192 pixels")
+    _check(spec.cell_aspect == 0 or 0.5 <= spec.cell_aspect <= 2.5, "cell_aspect: 0 or 0.5..2.5")
+    _check(spec.jpeg is None or 5 <= spec.jpeg <= 100, "jpeg quality must be within 5..100")
+    _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
+    _check(spec.clutter >= 0 and spec.glare_spots >= 0, "clutter and glare_spots >= 0")
+    _check(
+        len(spec.cells) == SIZE and all(len(row) == SIZE for row in spec.cells),
+        "cells must be 10 strings of 10 symbols",
+    )
+    for r, row in enumerate(spec.cells):
+        for c, symbol in enumerate(row):
+            if (r, c) in CORNERS:
+                _check(symbol == "*", f"cell row {r + 1} col {c + 1} is a free corner: use '*'")
+            else:
+                _check(
+                    symbol in ".BGR",
+                    f"cell row {r + 1} col {c + 1} is {symbol!r}; use one of . B G R",
+                )
+    for hand in spec.hands:
+        _check(isinstance(hand, HandSpec), "hands must be HandSpec values")
+        _check(0.2 <= hand.scale <= 3, "hand scale must be within 0.2..3")

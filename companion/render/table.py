@@ -1,0 +1,154 @@
+"""Table backgrounds (wood, cloth, felt, laminate) and clutter lying on the table off the board:
+loose playing cards, stray chips and a pen. Everything here is static for one scene."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.render.chips import CHIP_COLORS, chip_sprite, paste_chip
+from companion.render.suits import draw_suit
+
+WOODS = [(96, 150, 196), (70, 110, 160), (120, 170, 215), (60, 96, 140)]
+DARK_WOODS = [(34, 52, 78), (28, 40, 58), (45, 64, 92)]
+CLOTHS = [(200, 200, 205), (70, 70, 150), (150, 110, 60), (90, 130, 90), (210, 225, 235)]
+FELTS = [(60, 110, 30), (110, 70, 30), (40, 50, 120)]
+LAMINATES = [(210, 212, 214), (185, 190, 195), (230, 232, 232)]
+
+
+def _smooth_noise(rng, h, w, cells, amount):
+    small = rng.normal(0, 1, (max(2, cells), max(2, round(cells * w / h)))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * amount
+
+
+def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A table texture ``size`` = (w, h), BGR uint8."""
+    w, h = size
+    sw, sh = max(32, w // 3), max(32, h // 3)  # draw at a third and scale up: grain stays soft
+    if kind in ("wood", "dark_wood"):
+        base = np.array(
+            (WOODS if kind == "wood" else DARK_WOODS)[rng.integers(0, 4 if kind == "wood" else 3)],
+            np.float32,
+        )
+        angle = rng.uniform(0, math.pi)
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+        u = xx * math.cos(angle) + yy * math.sin(angle)
+        v = -xx * math.sin(angle) + yy * math.cos(angle)
+        warp = _smooth_noise(rng, sh, sw, 3, 6.0)
+        freq = rng.uniform(0.25, 0.6) * 60 / max(sw, sh) * 6
+        grain = np.sin((v + warp * 3) * freq + _smooth_noise(rng, sh, sw, 5, 2.0))
+        streaks = _smooth_noise(rng, sh, sw, 40, 1.0)
+        plank = max(12.0, sh / rng.uniform(2.5, 5))
+        seam = (np.abs(((v + 1000) % plank) - plank / 2) > plank / 2 - 0.8).astype(np.float32)
+        shade = 1 + 0.10 * grain + 0.05 * streaks - 0.35 * seam + 0.02 * (u / max(sw, sh))
+        img = base[None, None, :] * shade[..., None]
+    elif kind == "cloth":
+        base = np.array(CLOTHS[rng.integers(0, len(CLOTHS))], np.float32)
+        img = np.empty((sh, sw, 3), np.float32)
+        img[:] = base
+        if rng.random() < 0.5:  # checked tablecloth
+            period = rng.uniform(sh / 10, sh / 4)
+            yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+            check = ((xx // period + yy // period) % 2).astype(np.float32)
+            other = np.array(CLOTHS[rng.integers(0, len(CLOTHS))], np.float32)
+            img = img * (1 - 0.5 * check[..., None]) + other * 0.5 * check[..., None]
+        img *= (1 + _smooth_noise(rng, sh, sw, 4, 0.05))[..., None]
+    elif kind == "felt":
+        base = np.array(FELTS[rng.integers(0, len(FELTS))], np.float32)
+        img = base[None, None, :] * (1 + _smooth_noise(rng, sh, sw, 6, 0.06))[..., None]
+    else:
+        base = np.array(LAMINATES[rng.integers(0, len(LAMINATES))], np.float32)
+        img = base[None, None, :] * (1 + _smooth_noise(rng, sh, sw, 3, 0.03))[..., None]
+    img = cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
+    fine = np.empty((h, w), np.float32)
+    cv2.randn(fine, 0, 4.0 if kind in ("cloth", "felt") else 2.0)
+    img += fine[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _card_patch(rng, w, h):
+    """A loose playing card (face or back), upright, with its own alpha mask."""
+    img = np.full((h, w, 3), 244, np.uint8)
+    if rng.random() < 0.4:  # back: a red or blue lattice inside a white border
+        color = (40, 40, 170) if rng.random() < 0.5 else (150, 70, 30)
+        b = max(2, w // 12)
+        cv2.rectangle(img, (b, b), (w - b, h - b), color, -1)
+        step = max(3, w // 8)
+        for k in range(-h, w + h, step):
+            cv2.line(img, (k, b), (k + h, h - b), (235, 235, 235), 1, cv2.LINE_AA)
+            cv2.line(img, (k, h - b), (k + h, b), (235, 235, 235), 1, cv2.LINE_AA)
+        cv2.rectangle(img, (0, 0), (b, h), (244, 244, 244), -1)
+        cv2.rectangle(img, (w - b, 0), (w, h), (244, 244, 244), -1)
+        cv2.rectangle(img, (0, 0), (w, b), (244, 244, 244), -1)
+        cv2.rectangle(img, (0, h - b), (w, h), (244, 244, 244), -1)
+    else:
+        suit = "SCHD"[rng.integers(0, 4)]
+        ink = (38, 30, 196) if suit in "HD" else (30, 28, 26)
+        draw_suit(img, suit, (w / 2, h / 2), 0.35 * h, ink)
+        draw_suit(img, suit, (0.15 * w, 0.2 * h), 0.1 * h, ink)
+        cv2.putText(
+            img,
+            "KQJ9875"[rng.integers(0, 7)],
+            (round(0.06 * w), round(0.11 * h)),
+            cv2.FONT_HERSHEY_DUPLEX,
+            max(0.2, h / 260),
+            ink,
+            max(1, h // 90),
+            cv2.LINE_AA,
+        )
+    return img
+
+
+def add_clutter(
+    img: np.ndarray, board_mask: np.ndarray | None, count: int, cell_px: float, rng
+) -> None:
+    """Scatter ``count`` objects on the table in place, never over the board (``board_mask``)."""
+    h, w = img.shape[:2]
+    keep_out = None
+    if board_mask is not None:
+        keep_out = cv2.dilate(board_mask, np.ones((5, 5), np.uint8), iterations=2) > 0
+    for _ in range(count):
+        for _attempt in range(25):
+            kind = rng.choice(["card", "card", "chip", "chip", "pen"])
+            cx, cy = rng.uniform(-0.05 * w, 1.05 * w), rng.uniform(-0.05 * h, 1.05 * h)
+            angle = rng.uniform(0, 180)
+            if kind == "card":
+                cw_, ch_ = round(2.4 * cell_px), round(3.4 * cell_px)
+                patch = _card_patch(rng, max(8, cw_), max(10, ch_))
+            elif kind == "pen":
+                patch = np.zeros(
+                    (max(3, round(0.35 * cell_px)), max(12, round(5 * cell_px)), 3), np.uint8
+                )
+                patch[:] = [(30, 30, 30), (160, 60, 20), (40, 40, 180)][rng.integers(0, 3)]
+            else:
+                patch = None
+            if patch is None:
+                d = max(4, round(0.8 * cell_px * rng.uniform(0.95, 1.05)))
+                color = CHIP_COLORS["BGR"[rng.integers(0, 3)]]
+                sprite = chip_sprite(color, d, int(rng.integers(0, 360)))
+                n = sprite[0].shape[0]
+                region = np.zeros((h, w), bool)
+                x0, y0 = round(cx - n / 2), round(cy - n / 2)
+                region[max(0, y0) : max(0, y0 + n), max(0, x0) : max(0, x0 + n)] = True
+                if keep_out is not None and (region & keep_out).any():
+                    continue
+                paste_chip(img, (cx, cy), sprite)
+                break
+            ph, pw = patch.shape[:2]
+            m = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, 1.0)
+            m[:, 2] += (cx - pw / 2, cy - ph / 2)
+            mask = cv2.warpAffine(np.full((ph, pw), 255, np.uint8), m, (w, h))
+            if keep_out is not None and ((mask > 0) & keep_out).any():
+                continue
+            warped = cv2.warpAffine(patch, m, (w, h))
+            # soft contact shadow, then the object
+            shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, cell_px * 0.12)).astype(np.float32)
+            shadow = np.roll(shadow, (max(1, round(cell_px * 0.06)),) * 2, axis=(0, 1)) / 255.0
+            if keep_out is not None:
+                shadow[keep_out] = 0
+            img[:] = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+            a = (mask.astype(np.float32) / 255.0)[..., None]
+            img[:] = (warped * a + img * (1 - a)).astype(np.uint8)
+            break

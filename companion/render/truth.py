@@ -1,0 +1,153 @@
+"""Ground truth of a rendered frame and its JSON sidecar (``NAME.jpg`` -> ``NAME.json``).
+
+Sidecar format (version 1)::
+
+    {"version": 1, "board_found": true, "orientation": 90,
+     "cells": ["*.B......*", ...10 strings],           # canonical, as the spec placed them
+     "corners": [[x, y], ...4],                        # A1, J1, J10, A10 outer grid corners
+     "occluded": ["..........", "...##.....", ...],    # '#' = cell under a hand
+     "size": [640, 480], "art": "cards", "spec": {...}} # spec: to render the frame again
+
+With ``board_found`` false, ``orientation``, ``cells``, ``corners`` and ``occluded`` are null.
+The corners are the outer corners of the 10x10 playing grid (not of the board's margin): the
+grid is uniform in the board plane, so cell (row, col) is the quad between grid lines
+``col..col+1`` and ``row..row+1`` mapped through ``Truth.homography()``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cells import SIZE
+
+VERSION = 1
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+class TruthError(ValueError):
+    """A truth sidecar that is missing or malformed; the message names the file."""
+
+
+@dataclass(slots=True)
+class Truth:
+    board_found: bool
+    orientation: int | None = None
+    cells: list[str] | None = None
+    corners: np.ndarray | None = None  # 4x2 float image points: A1, J1, J10, A10
+    occluded: np.ndarray | None = None  # 10x10 bool
+    size: tuple[int, int] = (0, 0)
+    art: str | None = None
+    spec: dict | None = field(default=None, repr=False)
+
+    def homography(self) -> np.ndarray:
+        """3x3 map from grid units (x = column 0..10, y = row 0..10) to image pixels."""
+        if self.corners is None:
+            raise TruthError("no board in this frame, so no grid homography")
+        grid = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+        return cv2.getPerspectiveTransform(grid, np.float32(self.corners))
+
+    def cell_centers(self) -> np.ndarray:
+        """10x10x2 image points of the cell centres (canonical row, col)."""
+        ys, xs = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32) + 0.5
+        pts = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography()).reshape(SIZE, SIZE, 2)
+
+    def to_json(self) -> dict:
+        found = self.board_found
+        return {
+            "version": VERSION,
+            "board_found": found,
+            "orientation": self.orientation if found else None,
+            "cells": list(self.cells) if found and self.cells is not None else None,
+            "corners": (
+                [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners]
+                if found and self.corners is not None
+                else None
+            ),
+            "occluded": (
+                ["".join("#" if v else "." for v in row) for row in self.occluded]
+                if found and self.occluded is not None
+                else None
+            ),
+            "size": list(self.size),
+            "art": self.art,
+            "spec": self.spec,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Truth:
+        try:
+            found = bool(data["board_found"])
+            corners = data.get("corners")
+            occluded = data.get("occluded")
+            truth = cls(
+                board_found=found,
+                orientation=data.get("orientation"),
+                cells=list(data["cells"]) if data.get("cells") is not None else None,
+                corners=np.array(corners, dtype=np.float64) if corners is not None else None,
+                occluded=(
+                    np.array([[ch == "#" for ch in row] for row in occluded], dtype=bool)
+                    if occluded is not None
+                    else None
+                ),
+                size=tuple(data.get("size", (0, 0))),
+                art=data.get("art"),
+                spec=data.get("spec"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TruthError(f"malformed truth: {exc}") from exc
+        if found:
+            if truth.cells is None or len(truth.cells) != SIZE:
+                raise TruthError("a truth with a board needs 10 cell strings")
+            if truth.corners is None or truth.corners.shape != (4, 2):
+                raise TruthError("a truth with a board needs 4 corners [x, y]")
+            if truth.occluded is None:
+                truth.occluded = np.zeros((SIZE, SIZE), dtype=bool)
+            if truth.occluded.shape != (SIZE, SIZE):
+                raise TruthError("occluded must be 10 strings of 10 '.'/'#'")
+        return truth
+
+
+def sidecar_path(path: str | Path) -> Path:
+    """``frames/x.jpg`` -> ``frames/x.json`` (a ``.json`` path is returned unchanged)."""
+    path = Path(path)
+    return path if path.suffix.lower() == ".json" else path.with_suffix(".json")
+
+
+def save(truth: Truth, path: str | Path) -> Path:
+    """Write the sidecar of an image (or to an explicit ``.json`` path); returns the path."""
+    out = sidecar_path(path)
+    out.write_text(json.dumps(truth.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+    return out
+
+
+def load(path: str | Path) -> Truth:
+    """Read the sidecar of an image path (or a ``.json`` path). Raises ``TruthError``."""
+    src = sidecar_path(path)
+    try:
+        data = json.loads(src.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise TruthError(f"{src}: no truth sidecar") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TruthError(f"{src}: unreadable truth sidecar ({exc})") from exc
+    if not isinstance(data, dict):
+        raise TruthError(f"{src}: a truth sidecar is a JSON object")
+    try:
+        return Truth.from_json(data)
+    except TruthError as exc:
+        raise TruthError(f"{src}: {exc}") from exc
+
+
+def image_files(directory: str | Path) -> list[Path]:
+    """Images in a folder that have a truth sidecar, sorted by name."""
+    folder = Path(directory)
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix.lower() in IMAGE_SUFFIXES and sidecar_path(p).exists()
+    )
