@@ -122,7 +122,7 @@ class GameSession:
         self.game_id = self.store.create_game(setup)
         self._setup = setup
         self._rulings = []
-        self._after_game_change(rearm=True)
+        self._after_game_change(reset_tracker=True)
 
     def _resume(self, game_id: int) -> None:
         stored = self.store.load_game(game_id)
@@ -130,13 +130,20 @@ class GameSession:
         self.game_id = game_id
         self._setup = stored.setup()
         self._rulings = list(stored.rulings)
-        self._after_game_change(rearm=True)
+        self._after_game_change(reset_tracker=True)
         self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
 
-    def _after_game_change(self, rearm: bool) -> None:
+    def _after_game_change(self, reset_tracker: bool) -> None:
+        """The referee's game changed under the tracker (new game, resume, undo).
+
+        A new or resumed game takes the referee's board as the tracker's prior. An undo keeps the
+        tracker's board: the chips are still physically there, so they are not ruled on again;
+        the table is asked to make the board match instead.
+        """
         self._mismatch = []
         self._just_cleared = None
-        self.tracker.reset(self.game.board_strings(), rearm=rearm)
+        if reset_tracker:
+            self.tracker.reset(self.game.board_strings(), rearm=True)
         if self.game.is_over:
             self._status = GAME_OVER
 
@@ -357,7 +364,7 @@ class GameSession:
             self.store.add_correction(self.game_id, "undo", {"move_number": number})
             if was_over:
                 self.store.reopen_game(self.game_id)
-            self._after_game_change(rearm=False)
+            self._after_game_change(reset_tracker=False)
             self._declared = None
             change = BoardChange.between(self.game.board_strings(), seen)
             if change:
@@ -470,7 +477,7 @@ class GameSession:
                 "game_id": self.game_id,
                 "board": game.board_strings(),
                 "turn": len(game.moves) + 1,
-                "to_move": {"name": to_move.name, "team": to_move.team},
+                "to_move": to_move.to_json(),
                 "sequences": dict(game.sequence_counts()),
                 "sequence_cells": {
                     color: [[cell_name(c) for c in line] for line in lines]

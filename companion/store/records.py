@@ -7,12 +7,12 @@ the same rulings and the same side to move, which is how an unfinished game resu
 
 from __future__ import annotations
 
-from companion.cells import parse_cell
 from companion.referee import Game, Move, Player
 from companion.store.store import Store, StoredGame
 
 # Corrections that change the referee's game; the rest ("cell", "card") only concern the camera.
-GAME_CORRECTIONS = ("undo", "sequence")
+# (Dead cards and declared sequences are moves of the record, so they are stored as moves.)
+GAME_CORRECTIONS = ("undo",)
 
 
 def new_game(setup: dict) -> Game:
@@ -29,8 +29,6 @@ def apply_correction(game: Game, kind: str, payload: dict) -> None:
     """Apply one stored correction that changes the referee's game."""
     if kind == "undo":
         game.pop()
-    elif kind == "sequence":
-        game.choose_sequence(payload["color"], [parse_cell(c) for c in payload["cells"]])
 
 
 def rebuild_game(stored: StoredGame) -> Game:
@@ -55,9 +53,7 @@ def import_record(store: Store, record: dict) -> int:
     setup = {
         "variant": record.get("variant", "classic"),
         "options": record.get("options") or {},
-        "players": [{"name": p.name, "team": p.team} for p in game.players]
-        if hasattr(game, "players")
-        else record["players"],
+        "players": [p.to_json() for p in game.players],
     }
     game_id = store.create_game(setup)
     for move, ruling in zip(record.get("moves", []), rulings, strict=False):

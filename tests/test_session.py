@@ -1,0 +1,283 @@
+"""GameSession end to end with a scripted vision reader: settle -> move -> ruling -> store."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.capture.frame import Frame
+from companion.referee import Game, SetupError
+from companion.session import GameSession, SessionError, parse_players
+from companion.store import Store
+from companion.store.records import export_record, import_record
+from companion.tracking import TrackerConfig
+from companion.vision.reading import BoardReading
+
+FPS = 10
+EMPTY = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+STILL_IMAGE = np.full((48, 64, 3), 100, np.uint8)
+
+
+def board_with(**cells: str) -> list[str]:
+    rows = [list(r) for r in EMPTY]
+    for name, symbol in cells.items():
+        rows[int(name[1:]) - 1]["ABCDEFGHIJ".index(name[0])] = symbol
+    return ["".join(r) for r in rows]
+
+
+class ScriptedReader:
+    """Stands in for the vision: reads whatever board the test says is on the table."""
+
+    def __init__(self) -> None:
+        self.board = EMPTY
+        self.reads = 0
+
+    def read(self, image):
+        self.reads += 1
+        return BoardReading(
+            True,
+            0,
+            list(self.board),
+            np.ones((10, 10)),
+            np.float32([[8, 4], [56, 4], [56, 44], [8, 44]]),
+        )
+
+    def straighten(self, image):
+        return image[:40, :40].copy()
+
+
+class Table:
+    """Drives a session frame by frame: hands over the board, then a still board."""
+
+    def __init__(self, session: GameSession, reader: ScriptedReader) -> None:
+        self.session, self.reader = session, reader
+        self.t = 0.0
+        self.index = 0
+        self.rng = np.random.default_rng(0)
+
+    def _frame(self, image):
+        frame = Frame(image, self.t, self.index, "test")
+        self.session.process_frame(frame)
+        self.index += 1
+        self.t = self.index / FPS
+
+    def hand(self, seconds: float = 0.5) -> None:
+        for _ in range(round(seconds * FPS)):
+            self._frame(self.rng.integers(0, 255, STILL_IMAGE.shape, np.uint8))
+
+    def still(self, board: list[str], seconds: float = 1.0) -> None:
+        self.reader.board = board
+        image = STILL_IMAGE.copy()
+        image[:8, :8] = sum(row.count(".") for row in board)  # evidence differs per board
+        for _ in range(round(seconds * FPS)):
+            self._frame(image)
+
+    def move(self, board: list[str]) -> None:
+        self.hand()
+        self.still(board)
+
+
+@pytest.fixture
+def table():
+    reader = ScriptedReader()
+    session = GameSession(store=Store(), reader=reader, tracker_config=TrackerConfig(0.5))
+    t = Table(session, reader)
+    t.still(EMPTY)
+    return t
+
+
+def codes(session: GameSession) -> list[str]:
+    return [r["code"] for r in session.state()["rulings"]]
+
+
+def test_placements_become_moves_of_the_side_to_move(table):
+    table.move(board_with(C3="B"))
+    table.move(board_with(C3="B", D4="G"))
+    state = table.session.state()
+    assert state["moves"] == [{"color": "blue", "place": "C3"}, {"color": "green", "place": "D4"}]
+    assert codes(table.session) == ["ok", "ok"]
+    assert state["turn"] == 3 and state["to_move"] == {"name": "Blue", "team": "blue"}
+    assert state["status"] == "still"
+
+
+def test_hands_alone_never_make_a_move(table):
+    table.hand(3.0)
+    table.still(EMPTY)
+    assert table.session.state()["moves"] == []
+    assert table.session.state()["rulings"] == []
+
+
+def test_two_chips_at_once_are_a_mismatch_until_fixed(table):
+    q = table.session.subscribe()
+    table.move(board_with(C3="B", D4="B"))
+    state = table.session.state()
+    assert state["status"] == "waiting_for_board"
+    assert state["rulings"][-1]["code"] == "board_mismatch"
+    assert state["rulings"][-1]["cells"] == ["C3", "D4"]
+    assert state["mismatch"] == ["C3", "D4"]
+    table.move(board_with(C3="B"))  # one taken back: now it is one legal move
+    assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
+    events = []
+    while not q.empty():
+        events.append(q.get_nowait()["type"])
+    assert {"state", "status", "mismatch", "ruling", "frame"} <= set(events)
+
+
+def test_removals_and_wrong_colours(table):
+    table.move(board_with(C3="B"))
+    table.move(board_with(C3="B", D4="G"))
+    table.move(board_with(C3="B", D4="G", E5="B"))
+    table.move(board_with(D4="G", E5="B"))  # green takes blue's C3 off (one-eyed jack)
+    assert table.session.state()["moves"][-1] == {"color": "green", "remove": "C3"}
+    table.move(board_with(E5="B"))  # blue takes green's D4 off
+    assert codes(table.session) == ["ok"] * 5
+    table.move(board_with(E5="G"))  # E5 suddenly reads green: a misread, ignored
+    assert len(table.session.state()["rulings"]) == 5
+    table.move(EMPTY)  # green takes blue's E5 off
+    assert table.session.state()["moves"][-1] == {"color": "green", "remove": "E5"}
+    table.move(board_with(F6="G"))  # a green chip, but blue is to move
+    assert codes(table.session)[-1] == "board_mismatch"
+    assert "blue is to move" in table.session.state()["status_message"]
+
+
+def test_removing_a_locked_chip_is_illegal_and_must_be_put_back(table):
+    line = {}
+    moves = [
+        ("B2", "B"),
+        ("J5", "G"),
+        ("C3", "B"),
+        ("J6", "G"),
+        ("D4", "B"),
+        ("J7", "G"),
+        ("E5", "B"),
+    ]  # blue's B2..E5 diagonal with the A1 corner: a sequence
+    for cell, symbol in moves:
+        line[cell] = symbol
+        table.move(board_with(**line))
+    state = table.session.state()
+    assert state["sequences"]["blue"] == 1
+    assert state["sequence_cells"]["blue"] == [["A1", "B2", "C3", "D4", "E5"]]
+    without = dict(line)
+    del without["C3"]
+    table.move(board_with(**without))
+    assert codes(table.session)[-1] == "remove_locked"
+    assert table.session.state()["status"] == "waiting_for_board"
+    table.move(board_with(**line))  # put back
+    assert table.session.state()["status"] == "still"
+    assert table.session.state()["to_move"]["team"] == "green"
+    assert len(table.session.state()["moves"]) == 7
+
+
+def test_undo_waits_for_the_board_and_does_not_replay_the_move(table):
+    table.move(board_with(C3="B"))
+    table.session.undo()
+    state = table.session.state()
+    assert state["moves"] == [] and state["status"] == "waiting_for_board"
+    assert state["mismatch"] == ["C3"]
+    table.still(board_with(C3="B"), 1.0)  # the chip is still there: no new move
+    assert table.session.state()["moves"] == []
+    table.move(EMPTY)
+    assert table.session.state()["status"] == "still"
+    with pytest.raises(SessionError):
+        table.session.undo()
+
+
+def test_declared_card_is_checked_against_the_cell(table):
+    table.session.declare_card("7S")  # 7S is printed on H1 and B9, not C3
+    table.move(board_with(C3="B"))
+    assert codes(table.session)[-1] == "cell_mismatch"
+    table.move(EMPTY)
+    table.session.declare_card("2S", "Blue")  # 2S is on B1
+    table.move(board_with(B1="B"))
+    assert table.session.state()["moves"][-1] == {"player": "Blue", "card": "2S", "place": "B1"}
+    with pytest.raises(SessionError):
+        table.session.declare_card("ZZ")
+
+
+def test_a_misread_cell_can_be_corrected(table):
+    table.move(board_with(C3="B"))
+    table.move(board_with(C3="G"))  # the vision now misreads C3 as green: ignored
+    table.session.correct_cell("C3", "B")
+    table.move(board_with(C3="G", D4="G"))  # green plays D4; C3 still misread
+    assert table.session.state()["moves"][-1] == {"color": "green", "place": "D4"}
+    with pytest.raises(SessionError):
+        table.session.correct_cell("C3", "X")
+    with pytest.raises(SessionError):
+        table.session.correct_cell("Z9", "B")
+
+
+def test_check_card_and_dead_cards(table):
+    info = table.session.check_card("2S")
+    assert info == {"card": "2S", "dead": False, "cells": ["B1", "G9"], "kind": "plain"}
+    assert table.session.check_card("JH")["kind"] == "one_eyed"
+    ruling = table.session.declare_dead("2S")
+    assert ruling["code"] == "not_dead" and not ruling["legal"]
+
+
+def test_evidence_is_kept_for_each_move(table):
+    table.move(board_with(C3="B"))
+    before = table.session.evidence(1, "before")
+    after = table.session.evidence(1, "after")
+    assert before[:2] == b"\xff\xd8" and after[:2] == b"\xff\xd8" and before != after
+    assert table.session.evidence(2, "after") is None
+    assert table.session.latest_jpeg()[:2] == b"\xff\xd8"
+    assert table.session.board_jpeg()[:2] == b"\xff\xd8"
+
+
+def test_a_restarted_session_resumes_exactly(tmp_path):
+    path = tmp_path / "games.db"
+    reader = ScriptedReader()
+    session = GameSession(
+        store=Store(path),
+        reader=reader,
+        setup={"players": [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}]},
+    )
+    t = Table(session, reader)
+    t.still(EMPTY)
+    t.move(board_with(C3="B"))
+    t.move(board_with(C3="B", D4="B"))  # mismatch
+    t.move(board_with(C3="B", D4="G"))
+    session.undo()
+    t.move(board_with(C3="B"))
+    before = session.state()
+    session.store.close()  # crash
+
+    again = GameSession(store=Store(path), reader=ScriptedReader())
+    after = again.state()
+    for key in ("board", "turn", "to_move", "moves", "rulings", "players", "sequences"):
+        assert after[key] == before[key], key
+    assert again.export_record() == session.export_record()
+    assert export_record(again.store, again.game_id) == session.export_record()
+
+
+def test_records_round_trip_through_the_store():
+    record = {
+        "variant": "classic",
+        "options": {},
+        "players": [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}],
+        "moves": [
+            {"player": "Ann", "card": "2S", "place": "B1"},
+            {"color": "green", "place": "C3"},
+            {"player": "Ann", "card": "7S", "place": "C3"},
+        ],
+    }
+    store = Store()
+    game_id = import_record(store, record)
+    assert export_record(store, game_id) == record
+    assert [r["code"] for r in store.load_game(game_id).rulings] == ["ok", "ok", "cell_mismatch"]
+    session = GameSession(store=store, reader=ScriptedReader())
+    assert session.game_id == game_id and session.state()["turn"] == 3
+    json.dumps(session.state())  # JSON-able
+
+
+def test_new_game_validates_the_setup(table):
+    with pytest.raises(SetupError):
+        table.session.new_game({"players": [{"name": "Solo", "team": "blue"}]})
+    table.session.new_game({"players": parse_players("Ann:green,Bo:blue")})
+    state = table.session.state()
+    assert state["to_move"] == {"name": "Ann", "team": "green"} and state["moves"] == []
+    assert isinstance(Game.default(), Game)
+    with pytest.raises(SessionError):
+        parse_players("Ann-blue")
