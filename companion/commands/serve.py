@@ -1,0 +1,220 @@
+"""``companion serve``: the table's web page, served by waitress.
+
+With no ``--source`` it replays the bundled demo game so a newcomer sees a working referee with one
+command. Exit codes: 0 stopped normally (Ctrl+C), 2 bad option / source / database, 3 the address
+cannot be used (port taken, host not on this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_ADDRESS = 3
+VIDEO_SUFFIXES = (".avi", ".mp4", ".mkv", ".mov", ".webm")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "serve",
+        help="the table's web page (live board, rulings, disputes, corrections)",
+        description="Serve the table's web page. Reading needs nothing; setup and corrections "
+        "need the table PIN printed at start.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default 127.0.0.1; 0.0.0.0 shares the page on the local network)",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
+    parser.add_argument(
+        "--source",
+        help="camera index (0), video file, frame folder or stream "
+        "URL; default: replay the bundled demo game",
+    )
+    parser.add_argument(
+        "--db",
+        help="SQLite file that keeps the game (resumes an unfinished one); default: memory only",
+    )
+    parser.add_argument("--pin", help="table PIN (default: $COMPANION_PIN or a random 6-digit PIN)")
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="replay speed for video files and frame folders (default 1 = real time)",
+    )
+    parser.add_argument(
+        "--viewers", type=int, default=20, help="viewers to size the server for (default 20)"
+    )
+    parser.add_argument(
+        "--stream-fps",
+        type=float,
+        default=10.0,
+        help="camera stream frames per second sent to each viewer (default 10)",
+    )
+    parser.set_defaults(func=run)
+
+
+class UsageError(Exception):
+    """A bad option, source or database: printed as one line, exit code 2."""
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        check_options(args)
+        session, source_text = build_session(args)
+    except UsageError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+    from companion.web.app import create_app
+    from companion.web.pin import generate_pin
+    from companion.web.server import make_server
+
+    pin = args.pin or os.environ.get("COMPANION_PIN") or generate_pin()
+    app = create_app(session, pin, stream_fps=args.stream_fps)
+    try:
+        server = make_server(app, args.host, args.port, viewers=args.viewers)
+    except (OSError, ValueError) as exc:
+        print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return EXIT_ADDRESS
+
+    session.start()
+    print_banner(args.host, server.effective_port, pin, source_text, args.db)
+    stop_on_sigterm()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        print("\nstopping…", file=sys.stderr)
+    finally:
+        app.extensions["companion"].stopping.set()
+        server.close()
+        session.stop()
+    return EXIT_OK
+
+
+def check_options(args: argparse.Namespace) -> None:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port number (0..65535)")
+    if not args.speed > 0:
+        raise UsageError("--speed must be above 0 (1 = real time)")
+    if not 1 <= args.viewers <= 200:
+        raise UsageError("--viewers must be between 1 and 200")
+    if not 0 < args.stream_fps <= 30:
+        raise UsageError("--stream-fps must be above 0 and at most 30")
+    if args.pin is not None and not (4 <= len(args.pin) <= 12 and args.pin.isalnum()):
+        raise UsageError("--pin must be 4 to 12 letters or digits")
+
+
+def demo_game_dir() -> Path:
+    """``sample_images/demo_game`` next to the package (source checkout or editable install)."""
+    import companion
+
+    return Path(companion.__file__).resolve().parent.parent / "sample_images" / "demo_game"
+
+
+def demo_video() -> Path:
+    folder = demo_game_dir()
+    videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
+    if not videos:
+        raise UsageError(
+            f"the bundled demo game is missing ({folder}); pass --source VIDEO|FOLDER|URL|0"
+        )
+    return videos[0]
+
+
+def build_session(args: argparse.Namespace) -> tuple[Any, str]:
+    """Open the source and the store and wrap them in a ``GameSession``."""
+    try:
+        from companion.capture import CaptureError, open_source
+        from companion.session import GameSession
+        from companion.store import Store
+        from companion.store.store import StoreError
+    except ImportError as exc:
+        raise UsageError(f"this installation is incomplete ({exc})") from None
+
+    spec = args.source if args.source is not None else str(demo_video())
+    label = spec if args.source is not None else f"the bundled demo game ({spec})"
+    try:
+        source = open_source(spec)
+    except CaptureError as exc:
+        raise UsageError(f"cannot open source {spec}: {exc.message}") from None
+    if not getattr(source, "live", False):
+        source = PacedSource(source, speed=args.speed)
+    try:
+        store = Store(args.db or ":memory:")
+    except StoreError as exc:
+        raise UsageError(f"cannot use database {args.db}: {exc}") from None
+    return GameSession(store=store, source=source), label
+
+
+class PacedSource:
+    """Hands out a file's frames no faster than their timestamps (times ``speed``).
+
+    A recorded game then plays on the page as it happened instead of finishing in a few seconds.
+    Everything else is delegated to the wrapped source.
+    """
+
+    def __init__(self, source: Any, speed: float = 1.0) -> None:
+        self._source = source
+        self._speed = speed
+        self._start: float | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._source, name)
+
+    def read(self) -> Any:
+        frame = self._source.read()
+        if frame is None:
+            return None
+        now = time.monotonic()
+        if self._start is None:
+            self._start = now - frame.timestamp / self._speed
+        delay = self._start + frame.timestamp / self._speed - now
+        if delay > 0:
+            time.sleep(delay)
+        return frame
+
+    def __iter__(self) -> Iterator[Any]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+
+def print_banner(host: str, port: int, pin: str, source: str, db: str | None) -> None:
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    print(f"Sequence companion: http://{shown_host}:{port}/")
+    if host in ("0.0.0.0", "::", ""):
+        for address in lan_addresses():
+            print(f"  on the local network: http://{address}:{port}/")
+    print(f"Table PIN: {pin}   (needed to set up or correct the game)")
+    print(f"Source: {source}")
+    print(f"Game kept in: {db}" if db else "Game kept in memory only (use --db FILE to keep it)")
+    print("Press Ctrl+C to stop.", flush=True)
+
+
+def lan_addresses() -> list[str]:
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+
+
+def stop_on_sigterm() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)

@@ -1,0 +1,192 @@
+"""Validate the JSON bodies of the write endpoints before they reach the session.
+
+Pure functions: each takes the decoded body (any JSON value) and returns clean arguments or raises
+``PayloadError`` whose message says exactly what is wrong, so the page and API users get a clear
+400 instead of a traceback. Game rules (player counts, team sizes, seating) are the referee's job:
+its ``SetupError`` comes back through the session with its own code and message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companion.cells import CellError, cell_name, parse_cell
+
+COLORS = ("blue", "green", "red")
+CELL_VALUES = (".", "B", "G", "R")
+ORIENTATIONS = (0, 90, 180, 270)
+MAX_PLAYERS = 12
+MAX_NAME_LENGTH = 24
+MAX_OPTIONS = 32
+CARD_PATTERN = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
+
+
+class PayloadError(ValueError):
+    """A request body that cannot be used; ``code`` is machine-readable, ``str()`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _require_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise PayloadError("bad_body", "send a JSON object (or form fields) as the request body")
+    return body
+
+
+def _text(body: dict[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = body.get(key)
+    if value is None or value == "":
+        if required:
+            raise PayloadError("missing_field", f"'{key}' is required")
+        return None
+    if not isinstance(value, str):
+        raise PayloadError("bad_field", f"'{key}' must be a string")
+    return value.strip()
+
+
+def parse_card(value: Any) -> str:
+    """``"7s"`` -> ``"7S"``; ``"10H"`` and ``"TH"`` are both accepted as given (upper-cased)."""
+    if not isinstance(value, str) or not CARD_PATTERN.match(value.strip().upper()):
+        raise PayloadError(
+            "bad_card",
+            f"{value!r} is not a card; use rank then suit, e.g. 7S, 10H, QD, JC (suits S H D C)",
+        )
+    return value.strip().upper()
+
+
+def _cell(value: Any) -> str:
+    try:
+        return cell_name(parse_cell(value))
+    except CellError as exc:
+        raise PayloadError("bad_cell", str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class CellCorrection:
+    cell: str
+    value: str
+
+
+def parse_cell_correction(body: Any) -> CellCorrection:
+    body = _require_object(body)
+    cell = _cell(_text(body, "cell"))
+    value = _text(body, "value")
+    value = "." if value in ("", "empty") else value.upper()
+    if value not in CELL_VALUES:
+        raise PayloadError(
+            "bad_value", f"'value' must be one of . B G R (empty, blue, green, red), not {value!r}"
+        )
+    return CellCorrection(cell, value)
+
+
+@dataclass(frozen=True, slots=True)
+class CardDeclaration:
+    card: str
+    player: str | None
+
+
+def parse_card_declaration(body: Any) -> CardDeclaration:
+    body = _require_object(body)
+    card = parse_card(_text(body, "card"))
+    player = _text(body, "player", required=False)
+    return CardDeclaration(card, player)
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceChoice:
+    color: str
+    cells: list[str]
+
+
+def parse_sequence_choice(body: Any) -> SequenceChoice:
+    body = _require_object(body)
+    color = _text(body, "color")
+    if color not in COLORS:
+        raise PayloadError("bad_color", f"'color' must be one of {', '.join(COLORS)}")
+    cells = body.get("cells")
+    if isinstance(cells, str):
+        cells = [c for c in re.split(r"[\s,]+", cells) if c]
+    if not isinstance(cells, list) or len(cells) != 5:
+        raise PayloadError("bad_cells", "'cells' must list exactly five cells, e.g. B2 C3 D4 E5 F6")
+    names = [_cell(c) for c in cells]
+    if len(set(names)) != 5:
+        raise PayloadError("bad_cells", "'cells' names the same cell twice")
+    return SequenceChoice(color, names)
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationRequest:
+    orientation: int | None
+    capture_empty: bool
+
+
+def parse_calibration(body: Any) -> CalibrationRequest:
+    body = _require_object(body)
+    orientation = body.get("orientation")
+    if orientation in (None, ""):
+        orientation = None
+    else:
+        try:
+            orientation = int(orientation)
+        except (TypeError, ValueError):
+            orientation = -1
+        if orientation not in ORIENTATIONS:
+            raise PayloadError("bad_orientation", "'orientation' must be 0, 90, 180 or 270")
+    capture = body.get("capture_empty", False)
+    capture = capture in (True, "1", "true", "on", "yes")
+    if orientation is None and not capture:
+        raise PayloadError(
+            "nothing_to_do", "send 'orientation' (0/90/180/270) and/or 'capture_empty': true"
+        )
+    return CalibrationRequest(orientation, capture)
+
+
+def parse_setup(body: Any) -> dict[str, Any]:
+    """Check the shape of a new-game setup and return it normalised for ``session.new_game``.
+
+    ``{"variant": "classic", "options": {...}, "players": [{"name": "Ann", "team": "blue"}, ...]}``;
+    the list order is the seating order (clockwise from the first player).
+    """
+    body = _require_object(body)
+    variant = _text(body, "variant", required=False) or "classic"
+    if not re.fullmatch(r"[a-z0-9_]{1,24}", variant):
+        raise PayloadError("bad_variant", f"'variant' {variant!r} is not a preset name")
+    options = body.get("options") or {}
+    if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
+        raise PayloadError("bad_options", "'options' must be an object of option: value")
+    for key, value in options.items():
+        if not isinstance(value, str | int | float | bool) or isinstance(value, dict | list):
+            raise PayloadError("bad_options", f"option {key!r} must be a string, number or boolean")
+    players = body.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise PayloadError(
+            "bad_players", f"'players' must list 2 to {MAX_PLAYERS} players in seating order"
+        )
+    seen: set[str] = set()
+    clean = []
+    for seat, player in enumerate(players, start=1):
+        if not isinstance(player, dict):
+            raise PayloadError("bad_players", f"player {seat} must be an object with name and team")
+        name = player.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise PayloadError("bad_player_name", f"player {seat} needs a name")
+        name = name.strip()
+        if len(name) > MAX_NAME_LENGTH:
+            raise PayloadError(
+                "bad_player_name", f"player {seat}'s name is longer than {MAX_NAME_LENGTH} letters"
+            )
+        if name.casefold() in seen:
+            raise PayloadError("duplicate_player", f"two players are called {name!r}")
+        seen.add(name.casefold())
+        team = player.get("team")
+        if team not in COLORS:
+            raise PayloadError(
+                "bad_team", f"player {seat} ({name}) needs a team colour: {', '.join(COLORS)}"
+            )
+        clean.append({"name": name, "team": team})
+    return {"variant": variant, "options": dict(options), "players": clean}

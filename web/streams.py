@@ -1,0 +1,140 @@
+"""Long-lived responses: Server-Sent Events and the MJPEG camera stream.
+
+Both are plain generators so they can be tested without a server. Each viewer holds one server
+thread per stream, so the generators never busy-wait: SSE blocks on the viewer's event queue and
+MJPEG sleeps between frames. Camera JPEGs are shared by every viewer through ``JpegFeed``, so the
+session is asked for at most ``max_fps`` frames a second however many phones are watching.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+# Events the page never needs: a tick per camera frame would only cost bandwidth.
+SILENT_EVENT_TYPES = frozenset({"frame"})
+MJPEG_BOUNDARY = "companionframe"
+
+
+def format_sse(event: str, data: Any, event_id: int | None = None) -> str:
+    """One SSE message; ``data`` is sent as a single line of JSON."""
+    lines = []
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append(f"event: {event}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    return "\n".join(lines) + "\n\n"
+
+
+def sse_stream(
+    session: Any,
+    *,
+    heartbeat_s: float = 5.0,
+    stopping: threading.Event | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Iterator[str]:
+    """Yield SSE text for one viewer: the full state first, then every session event.
+
+    Each message carries ``sent_at`` (server epoch seconds) so the page can show how fresh it is.
+    A comment line every ``heartbeat_s`` keeps proxies from closing the stream and lets the server
+    notice a viewer that went away (the write fails and the generator is closed).
+    """
+    events = session.subscribe()
+    counter = 0
+    try:
+        yield "retry: 2000\n\n"
+        counter += 1
+        yield format_sse("state", {"type": "state", "state": session.state()}, counter)
+        while stopping is None or not stopping.is_set():
+            try:
+                event = events.get(timeout=heartbeat_s)
+            except queue.Empty:
+                yield ": keep-alive\n\n"
+                continue
+            kind = str(event.get("type", "message")) if isinstance(event, dict) else "message"
+            if kind in SILENT_EVENT_TYPES:
+                continue
+            counter += 1
+            payload = dict(event) if isinstance(event, dict) else {"type": kind, "value": event}
+            payload["sent_at"] = clock()
+            yield format_sse(kind, payload, counter)
+    finally:
+        session.unsubscribe(events)
+
+
+class JpegFeed:
+    """The latest camera JPEG, fetched from the session at most ``max_fps`` times a second.
+
+    ``fetch`` is e.g. ``session.latest_jpeg``. Every viewer calls ``latest()``; only the first
+    caller after the interval pays for a fetch. ``sequence`` grows when the bytes change, so a
+    viewer sends each distinct frame once.
+    """
+
+    def __init__(
+        self,
+        fetch: Callable[[], bytes | None],
+        max_fps: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_fps <= 0:
+            raise ValueError("max_fps must be positive")
+        self.fetch = fetch
+        self.interval = 1.0 / max_fps
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._sequence = 0
+        self._fetched_at: float | None = None
+        self.fetches = 0
+
+    def latest(self) -> tuple[int, bytes | None]:
+        with self._lock:
+            now = self.clock()
+            if self._fetched_at is None or now - self._fetched_at >= self.interval:
+                self._fetched_at = now
+                self.fetches += 1
+                jpeg = self.fetch()
+                if jpeg is not None and jpeg != self._jpeg:
+                    self._jpeg = jpeg
+                    self._sequence += 1
+            return self._sequence, self._jpeg
+
+
+def mjpeg_part(jpeg: bytes) -> bytes:
+    head = (
+        f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
+    ).encode("ascii")
+    return head + jpeg + b"\r\n"
+
+
+def mjpeg_stream(
+    feed: JpegFeed,
+    *,
+    stopping: threading.Event | None = None,
+    max_seconds: float | None = None,
+    resend_after_s: float = 2.0,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[bytes]:
+    """Yield multipart/x-mixed-replace parts, one per new frame, until the viewer leaves.
+
+    An unchanged frame is sent again after ``resend_after_s`` so a paused camera still lets the
+    server notice a viewer who closed the page (the write fails) and free its thread.
+    """
+    started = clock()
+    last_sequence = -1
+    last_sent = started
+    while stopping is None or not stopping.is_set():
+        now = clock()
+        if max_seconds is not None and now - started >= max_seconds:
+            return
+        sequence, jpeg = feed.latest()
+        if jpeg is not None and (sequence != last_sequence or now - last_sent >= resend_after_s):
+            last_sequence = sequence
+            last_sent = now
+            yield mjpeg_part(jpeg)
+        sleep(feed.interval)
