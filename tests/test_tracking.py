@@ -87,7 +87,7 @@ def test_a_short_misread_never_reaches_the_settled_board():
 
 
 def test_a_hidden_cell_restarts_the_stillness_clock():
-    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    tracker = BoardTracker(TrackerConfig(still_window=0.5, max_hidden=0), EMPTY)
     after = board_with(B2="G")
     covered = board_with(B2="?")
     updates = feed(tracker, [(0.4, 0.0, after), (0.3, 0.0, covered), (0.6, 0.0, after)])
@@ -97,7 +97,7 @@ def test_a_hidden_cell_restarts_the_stillness_clock():
 
 
 def test_low_confidence_counts_as_hidden():
-    tracker = BoardTracker(TrackerConfig(still_window=0.0, min_confidence=0.6), EMPTY)
+    tracker = BoardTracker(TrackerConfig(still_window=0.0, min_confidence=0.6, max_hidden=0), EMPTY)
     rd = reading(board_with(C3="B"))
     rd.confidence[2][2] = 0.3
     update = tracker.update(0.0, 0.0, rd)
@@ -208,3 +208,13 @@ def test_a_correction_holds_while_the_misread_persists():
     assert tracker.update(0.7, 0.0, reading(EMPTY)).settled == EMPTY
     with pytest.raises(ValueError):
         tracker.correct((0, 0), "B")
+
+
+def test_a_few_unreadable_cells_keep_their_value_and_do_not_block():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5, max_hidden=2), board_with(B2="B"))
+    doubtful = board_with(B2="?", C3="?", D4="G")
+    updates = feed(tracker, [(1.0, 0.0, doubtful)])
+    assert settled(updates)[-1][1] == board_with(B2="B", D4="G")
+    assert updates[-1][1].hidden == ((1, 1), (2, 2))
+    hand = board_with(B2="?", C3="?", D4="?", E5="R")
+    assert all(u.status == WATCHING for _, u in feed(tracker, [(1.0, 0.0, hand)], start=2.0))

@@ -6,8 +6,9 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
 
 - while anything moves (motion above the threshold) the status is ``watching`` and readings are
   ignored: a hand over the board never produces a move;
-- a reading with no board, or with any cell unreadable (``?`` or below the confidence floor), means
-  the board is not fully visible: the stillness clock restarts;
+- a reading with no board, or with more than ``max_hidden`` cells unreadable (``?`` or below the
+  confidence floor), means the board is not fully visible: the stillness clock restarts; a few
+  unreadable cells (a vision doubt, a fingertip) keep their last value and are reported;
 - per-cell hysteresis: a cell takes a new value only after that value was read in every reading
   for ``still_window`` seconds, so a misread that lasts a few frames is never seen downstream;
 - once the board has been still and fully visible for ``still_window`` seconds the tracker
@@ -36,6 +37,7 @@ class TrackerConfig:
     motion_threshold: float = 0.004  # motion score (share of moving pixels) that means "moving"
     min_confidence: float = 0.0  # a cell read with less confidence counts as unreadable
     read_interval: float = 0.1  # seconds between vision reads while still (see wants_reading)
+    max_hidden: int = 3  # up to this many unreadable cells keep their value; more = occluded
 
     def __post_init__(self) -> None:
         if self.still_window < 0:
@@ -132,15 +134,18 @@ class BoardTracker:
             self.status = NO_BOARD
             return TrackerUpdate(NO_BOARD)
         hidden = self._hidden_cells(reading)
-        if hidden:
+        if len(hidden) > cfg.max_hidden:
             self._still_since = None
             self.status = WATCHING
             return TrackerUpdate(WATCHING, hidden=hidden)
         if self._still_since is None:
             self._still_since = timestamp
         self._last_cells = list(reading.cells)
-        self._observe(timestamp, self._apply_overrides(reading.cells))
-        return self._maybe_settle(timestamp)
+        self._observe(timestamp, self._apply_overrides(reading.cells), set(hidden))
+        update = self._maybe_settle(timestamp)
+        if hidden:
+            return TrackerUpdate(update.status, update.settled, hidden)
+        return update
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -168,13 +173,13 @@ class BoardTracker:
                 del self._overrides[(r, c)]
         return ["".join(row) for row in rows]
 
-    def _observe(self, timestamp: float, cells: list[str]) -> None:
+    def _observe(self, timestamp: float, cells: list[str], hidden: set) -> None:
         window = self.config.still_window
         for r in range(SIZE):
             row = cells[r]
             for c in range(SIZE):
-                if (r, c) in CORNERS:
-                    continue
+                if (r, c) in CORNERS or (r, c) in hidden:
+                    continue  # an unreadable cell keeps its value and its pending change
                 seen = row[c]
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
