@@ -1,8 +1,10 @@
 """Hands and arms reaching over the board from the edge of the frame.
 
-A hand is placed in board coordinates (``HandSpec``) and drawn in the image: fingers, palm and
-thumb around the fingertip point, an arm running out of the frame, optionally a sleeve, and a
-soft shadow on the board. ``draw_hands`` returns the coverage mask used for ``Truth.occluded``.
+A hand is placed in board coordinates (``HandSpec``) and drawn in the image: four fingers, a
+thumb, the palm, a forearm running out of the frame, optionally a sleeve, and a soft shadow on
+the board. Sizes are in *hand units* = the image length of one board row at the fingertips
+(about 3 cm on a real board), times ``HandSpec.scale``. ``draw_hands`` returns the coverage mask
+used for ``Truth.occluded``.
 """
 
 from __future__ import annotations
@@ -17,100 +19,138 @@ from companion.render.spec import HandSpec
 
 SHIFT = 4
 ONE = 1 << SHIFT
+# (across offset, where the fingertip is along the hand, width) for the four fingers
+FINGERS = ((-0.78, 0.5, 0.40), (-0.26, 0.08, 0.46), (0.26, 0.0, 0.47), (0.76, 0.22, 0.45))
 
 
-def _capsule(a, b, width):
-    """Polygon of a rounded stick from a to b (image points)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
+def _capsule(a: np.ndarray, b: np.ndarray, width: float) -> np.ndarray:
+    """Polygon of a stick with round ends from ``a`` to ``b`` (image points)."""
     d = b - a
-    n = np.linalg.norm(d) or 1.0
-    d /= n
-    p = np.array([-d[1], d[0]]) * width / 2
-    ang0 = math.atan2(p[1], p[0])
-    arc = np.linspace(0, math.pi, 8)
-    cap_a = [a + width / 2 * np.array([math.cos(ang0 + t), math.sin(ang0 + t)]) for t in arc]
+    d = d / (np.linalg.norm(d) or 1.0)
+    ang0 = math.atan2(d[0], -d[1])  # direction of the normal (-dy, dx)
+    arc = np.linspace(0, math.pi, 10)
+    r = width / 2
+    cap_a = [a + r * np.array([math.cos(ang0 + t), math.sin(ang0 + t)]) for t in arc]
     cap_b = [
-        b + width / 2 * np.array([math.cos(ang0 + math.pi + t), math.sin(ang0 + math.pi + t)])
-        for t in arc
+        b + r * np.array([math.cos(ang0 + math.pi + t), math.sin(ang0 + math.pi + t)]) for t in arc
     ]
     return np.array(cap_a + cap_b)
 
 
 def hand_polygons(hand: HandSpec, grid_to_image: np.ndarray, frame_size):
-    """(skin polygons, sleeve polygons, shadow offset direction) in image pixels."""
-    tip_img, ux, uy = project(
-        grid_to_image, [hand.tip, (hand.tip[0] + 1, hand.tip[1]), (hand.tip[0], hand.tip[1] + 1)]
-    )
-    unit = math.sqrt(np.linalg.norm(ux - tip_img) * np.linalg.norm(uy - tip_img)) * hand.scale
+    """``(finger polygons, palm+thumb+arm polygons, sleeve polygons, unit)`` in image pixels."""
+    tx, ty = hand.tip
+    tip_img, ux, uy = project(grid_to_image, [(tx, ty), (tx + 1, ty), (tx, ty + 1)])
+    unit = min(np.linalg.norm(ux - tip_img), np.linalg.norm(uy - tip_img)) * hand.scale
+    unit = max(unit, 1.0)
     a = math.radians(hand.angle_deg)
-    back_pt = project(grid_to_image, [(hand.tip[0] + math.cos(a), hand.tip[1] + math.sin(a))])[0]
-    along = back_pt - tip_img
-    along /= np.linalg.norm(along) or 1.0
+    back = project(grid_to_image, [(tx + 0.2 * math.cos(a), ty + 0.2 * math.sin(a))])[0]
+    along = back - tip_img
+    along = along / (np.linalg.norm(along) or 1.0)
     across = np.array([-along[1], along[0]])
 
-    def at(s, t):  # s along the arm (from the fingertips), t across, in hand units
+    def at(s: float, t: float) -> np.ndarray:  # s along the arm from the fingertips, t across
         return tip_img + along * s * unit + across * t * unit
 
-    spread = hand.spread
-    fingers = [(-1.05, 0.55, 0.62), (-0.36, 0.0, 0.7), (0.36, 0.2, 0.68), (1.02, 0.8, 0.58)]
-    skin = []
-    for off, start, wid in fingers:
-        t0 = off * (1 + 0.5 * spread)
-        skin.append(_capsule(at(start + 0.3, t0), at(3.2, off * 0.95), wid * 0.95 * 1.0))
-    palm = [at(2.7, -1.6), at(2.6, 1.55), at(5.6, 1.5), at(6.2, 0.9), at(6.2, -1.1), at(5.6, -1.6)]
-    skin.append(np.array(palm))
-    side = -1 if hand.tip[0] * 7 % 2 < 1 else 1
-    skin.append(_capsule(at(2.2 - spread, side * (2.0 + spread * 0.6)), at(5.2, side * 1.3), 0.85))
-    far = 4 * max(frame_size) / unit
-    sleeve_start = 6.0 + hand.sleeve_at * 5.0
-    arm_end = sleeve_start if hand.sleeve is not None else far
-    skin.append(np.array([at(5.8, -1.35), at(5.8, 1.35), at(arm_end, 1.6), at(arm_end, -1.6)]))
-    sleeve = []
+    spread = 1 + 0.45 * hand.spread
+    fingers = [
+        _capsule(at(start + 0.2, off * spread), at(2.5, off * 0.92), width * unit)
+        for off, start, width in FINGERS
+    ]
+    side = 1 if (hash((round(tx, 3), round(ty, 3))) & 1) else -1
+    thumb = _capsule(
+        at(2.4 - 0.4 * hand.spread, side * (1.35 + 0.35 * hand.spread)),
+        at(4.0, side * 0.7),
+        0.56 * unit,
+    )
+    palm_s = np.array([2.1, 2.4, 3.2, 4.0, 4.6, 4.6, 4.0, 3.2, 2.4, 2.1])
+    palm_t = np.array([1.05, 1.12, 1.12, 1.0, 0.86, -0.86, -1.0, -1.12, -1.12, -1.05])
+    palm = np.array([at(s, t) for s, t in zip(palm_s, palm_t, strict=True)])
+    far = 3.0 * max(frame_size) / unit + 20
+    sleeve_start = 5.0 + 4.0 * hand.sleeve_at
+    arm_end = sleeve_start + 0.3 if hand.sleeve is not None else far
+    arm = np.array(
+        [
+            at(4.3, -0.84),
+            at(4.3, 0.84),
+            at(arm_end, 0.84 + 0.035 * (arm_end - 4.3)),
+            at(arm_end, -0.84 - 0.035 * (arm_end - 4.3)),
+        ]
+    )
+    sleeves = []
     if hand.sleeve is not None:
-        sleeve.append(
-            np.array([at(sleeve_start, -1.9), at(sleeve_start, 1.9), at(far, 2.4), at(far, -2.4)])
+        w0 = 0.84 + 0.035 * (sleeve_start - 4.3) + 0.3
+        sleeves.append(
+            np.array(
+                [
+                    at(sleeve_start, -w0),
+                    at(sleeve_start, w0),
+                    at(far, w0 + 0.3 * far / 10),
+                    at(far, -w0 - 0.3 * far / 10),
+                ]
+            )
         )
-    return skin, sleeve, along, unit
+    return fingers, [palm, thumb, arm], sleeves, unit
+
+
+def _fill(mask: np.ndarray, polys) -> None:
+    cv2.fillPoly(mask, [np.round(p * ONE).astype(np.int32) for p in polys], 255, cv2.LINE_AA, SHIFT)
 
 
 def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.ndarray:
     """Paint hands (with shadows) into ``img`` in place; returns their HxW uint8 coverage."""
     h, w = img.shape[:2]
     coverage = np.zeros((h, w), np.uint8)
+    lx, ly = math.cos(math.radians(light_deg)), math.sin(math.radians(light_deg))
     for hand in hands:
-        skin, sleeve, along, unit = hand_polygons(hand, grid_to_image, (w, h))
+        fingers, body, sleeves, unit = hand_polygons(hand, grid_to_image, (w, h))
         skin_mask = np.zeros((h, w), np.uint8)
+        _fill(skin_mask, body)
+        for f in fingers:
+            _fill(skin_mask, [f])
         sleeve_mask = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(
-            skin_mask, [np.round(p * ONE).astype(np.int32) for p in skin], 255, cv2.LINE_AA, SHIFT
-        )
-        if sleeve:
-            cv2.fillPoly(
-                sleeve_mask,
-                [np.round(p * ONE).astype(np.int32) for p in sleeve],
-                255,
-                cv2.LINE_AA,
-                SHIFT,
-            )
+        if sleeves:
+            _fill(sleeve_mask, sleeves)
         mask = cv2.max(skin_mask, sleeve_mask)
-        ys, xs = np.nonzero(mask)
-        if len(xs) == 0:
+        x, y, bw, bh = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if bw == 0 or bh == 0:
             continue
-        # shadow: the hand floats above the board, light comes from light_deg
-        lx, ly = math.cos(math.radians(light_deg)), math.sin(math.radians(light_deg))
-        shift = np.float32([[1, 0, -lx * 1.4 * unit], [0, 1, -ly * 1.4 * unit]])
-        shadow = cv2.warpAffine(mask, shift, (w, h))
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.9 * unit)).astype(np.float32) / 255
-        img[:] = (img * (1 - 0.5 * shadow[..., None])).astype(np.uint8)
-        # rounded shading from the distance to the outline
-        dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
-        depth = np.sqrt(np.clip(dist / max(1.0, 1.2 * unit), 0, 1))
-        shade = (0.55 + 0.5 * depth)[..., None]
-        for part_mask, color in ((skin_mask, hand.skin), (sleeve_mask, hand.sleeve)):
-            if color is None or not part_mask.any():
+        pad = int(3 * unit)
+        x0, y0, x1, y1 = (
+            max(0, x - pad),
+            max(0, y - pad),
+            min(w, x + bw + pad),
+            min(h, y + bh + pad),
+        )
+        roi = img[y0:y1, x0:x1]
+        m = mask[y0:y1, x0:x1]
+        # shadow: the hand floats a few centimetres above the board
+        shift = np.float32([[1, 0, -lx * 1.1 * unit], [0, 1, -ly * 1.1 * unit]])
+        shadow = cv2.warpAffine(m, shift, (x1 - x0, y1 - y0))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.7 * unit)).astype(np.float32) / 255
+        base = roi.astype(np.float32) * (1 - 0.45 * shadow[..., None])
+        # rounded shading: brighter along the middle of each limb, lit side a bit brighter
+        dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 3)
+        depth = np.sqrt(np.clip(dist / (0.45 * unit), 0, 1))
+        gx = cv2.Sobel(dist, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(dist, cv2.CV_32F, 0, 1, ksize=3)
+        lit = np.clip(-(gx * lx + gy * ly) / (np.hypot(gx, gy) + 1e-3), -1, 1) * (1 - depth)
+        shade = (0.62 + 0.38 * depth + 0.15 * lit)[..., None]
+        for part, color in ((skin_mask, hand.skin), (sleeve_mask, hand.sleeve)):
+            if color is None:
                 continue
-            a = (part_mask.astype(np.float32) / 255)[..., None]
+            a = (part[y0:y1, x0:x1].astype(np.float32) / 255)[..., None]
+            if not a.any():
+                continue
             paint = np.asarray(color, np.float32)[None, None, :] * shade
-            img[:] = (paint * a + img * (1 - a)).astype(np.uint8)
+            base = paint * a + base * (1 - a)
+        # creases between the fingers and the nail-side outline
+        crease = tuple(float(v) * 0.6 for v in hand.skin)
+        out = np.clip(base, 0, 255).astype(np.uint8)
+        offs = np.array([x0, y0], float)
+        for f in fingers:
+            pts = np.round((f - offs) * ONE).astype(np.int32)
+            cv2.polylines(out, [pts], True, crease, 1, cv2.LINE_AA, SHIFT)
+        roi[:] = out
         coverage = cv2.max(coverage, mask)
     return coverage

@@ -45,6 +45,7 @@ class Scene:
     light_tex_deg: int = 0
     corners: np.ndarray | None = None
     orientation: int | None = None
+    base: np.ndarray | None = None  # static frame before the grid patch was warped onto it
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -138,13 +139,17 @@ def build_scene(spec: RenderSpec) -> Scene:
     y1 = min(th, int(math.ceil(gy0 + SIZE * art.cell_h)) + 2)
     patch = art.image[y0:y1, x0:x1].copy()
     patch_to_image = tex_to_image @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+    # warp the clean grid patch exactly as frames warp it with chips, so that a frame differs
+    # from the static scene only where chips are
+    base = img.copy()
+    _warp_patch(patch, patch_to_image, img)
     corners = project(grid_to_image, [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
     # chips: where players put them (off-centre), a little size spread, the set's colours
     offsets = rng.uniform(-0.11, 0.11, (SIZE, SIZE, 2))
     sizes = rng.uniform(0.95, 1.05, (SIZE, SIZE))
     colors = {
-        k: tuple(int(np.clip(v * rng.uniform(0.9, 1.1), 0, 255)) for v in base)
-        for k, base in CHIP_COLORS.items()
+        k: tuple(int(np.clip(v * rng.uniform(0.9, 1.1), 0, 255)) for v in nominal)
+        for k, nominal in CHIP_COLORS.items()
     }
     light_tex = int(round((spec.light_angle_deg - _roll(spec)) / 15) * 15) % 360
     ys, xs = np.nonzero(mask > 127)
@@ -168,6 +173,19 @@ def build_scene(spec: RenderSpec) -> Scene:
         light_tex,
         corners,
         orientation_of(corners),
+        base,
+    )
+
+
+def _warp_patch(patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray) -> None:
+    h, w = frame.shape[:2]
+    cv2.warpPerspective(
+        patch,
+        patch_to_image,
+        (w, h),
+        dst=frame,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
     )
 
 
@@ -223,14 +241,8 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     if spec.board:
         patch = _place_chips(scene, spec.cells)
         if patch is not None:
-            cv2.warpPerspective(
-                patch,
-                scene.patch_to_image,
-                spec.size,
-                dst=frame,
-                flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_TRANSPARENT,
-            )
+            frame = scene.base.copy()
+            _warp_patch(patch, scene.patch_to_image, frame)
     grid_to_image = scene.grid_to_image
     if grid_to_image is None:  # no board: hands still placed as if a board were centred
         w, h = spec.size

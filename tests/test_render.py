@@ -1,0 +1,168 @@
+"""The renderer's ground truth agrees with the pixels it draws."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.cells import CORNERS
+from companion.render import HandSpec, RenderSpec, SpecError, random_spec, render_frame, truth
+from companion.render.layout import CLASSIC_LAYOUT
+from companion.render.spec import EMPTY_BOARD
+
+SMALL = (320, 240)
+
+
+def clean(**changes) -> RenderSpec:
+    """A noise-free spec so that pixel comparisons are exact."""
+    base = dict(size=SMALL, noise=0.0, blur=0.0, jpeg=None, board_fraction=0.9, camera_seed=3)
+    base.update(changes)
+    return RenderSpec(**base)
+
+
+def with_chips(cells: dict[tuple[int, int], str]) -> tuple[str, ...]:
+    grid = [list(row) for row in EMPTY_BOARD]
+    for (r, c), sym in cells.items():
+        grid[r][c] = sym
+    return tuple("".join(row) for row in grid)
+
+
+def test_layout_has_every_non_jack_card_twice():
+    counts = Counter(card for row in CLASSIC_LAYOUT for card in row)
+    assert counts.pop("W") == 4
+    assert len(counts) == 48 and set(counts.values()) == {2}
+    assert not any(card.startswith("J") for card in counts)
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+@pytest.mark.parametrize("art", ["text", "cards"])
+def test_corners_follow_the_orientation(orientation, art):
+    spec = clean(
+        art=art, orientation=orientation, rotation_jitter=12, tilt_deg=30, tilt_azimuth_deg=60
+    )
+    _, t = render_frame(spec)
+    assert t.board_found and t.orientation == orientation
+    a1, j1, j10, a10 = t.corners
+    # A1 -> J1 runs along canonical row 1: screen angle = orientation + jitter (+ a little tilt)
+    angle = math.degrees(math.atan2(j1[1] - a1[1], j1[0] - a1[0])) % 360
+    assert abs((angle - orientation - 12 + 180) % 360 - 180) < 12
+    # the grid lies inside the frame and is a convex quad
+    w, h = SMALL
+    assert ((t.corners >= 0) & (t.corners <= [w, h])).all()
+    edges = np.roll(t.corners, -1, axis=0) - t.corners
+    cross = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+        - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    )
+    assert all(c > 0 for c in cross) or all(c < 0 for c in cross)
+
+
+@pytest.mark.parametrize("art", ["text", "cards"])
+def test_chips_are_where_the_truth_says(art):
+    placed = {(2, 3): "B", (5, 5): "G", (7, 1): "R", (0, 4): "B", (9, 8): "G"}
+    empty_img, _ = render_frame(clean(art=art, tilt_deg=20))
+    img, t = render_frame(clean(art=art, tilt_deg=20, cells=with_chips(placed)))
+    centers = np.round(t.cell_centers()).astype(int)
+    diff = np.abs(img.astype(int) - empty_img.astype(int)).sum(axis=2)
+    for r in range(10):
+        for c in range(10):
+            x, y = centers[r, c]
+            if (r, c) in placed:
+                assert diff[y, x] > 60, f"no chip drawn at {(r, c)}"
+                b, g, red = img[y, x].astype(int)
+                dominant = {"B": b, "G": g, "R": red}[placed[(r, c)]]
+                assert dominant == max(b, g, red), f"chip colour wrong at {(r, c)}"
+            else:
+                assert diff[y, x] == 0, f"unexpected change at {(r, c)}"
+
+
+def test_same_spec_same_pixels_and_seed_changes_noise():
+    spec = random_spec(np.random.default_rng(7), size=SMALL)
+    a, ta = render_frame(spec)
+    b, tb = render_frame(spec)
+    assert np.array_equal(a, b) and ta.to_json() == tb.to_json()
+    if spec.noise > 0.5:
+        c, _ = render_frame(spec.with_frame(seed=spec.seed + 1))
+        assert not np.array_equal(a, c)
+
+
+def test_random_spec_with_camera_seed_keeps_the_camera():
+    rng = np.random.default_rng(1)
+    first = random_spec(rng, camera_seed=99)
+    second = random_spec(rng, camera_seed=99)
+    assert first.scene_key() == second.scene_key()
+    assert first.cells != second.cells or first.seed != second.seed
+
+
+def test_video_frames_share_the_scene_outside_the_new_chip():
+    spec = clean(art="cards", tilt_deg=15, noise=0.0)
+    a, t = render_frame(spec)
+    b, _ = render_frame(spec.with_frame(cells=with_chips({(4, 4): "B"})))
+    changed = np.abs(a.astype(int) - b.astype(int)).sum(axis=2) > 0
+    ys, xs = np.nonzero(changed)
+    center = t.cell_centers()[4, 4]
+    assert len(xs) > 0
+    cell = np.linalg.norm(t.cell_centers()[4, 5] - center)
+    assert np.hypot(xs - center[0], ys - center[1]).max() < 1.5 * cell
+
+
+def test_hand_marks_the_cells_it_covers():
+    hand = HandSpec(tip=(5.0, 5.5), angle_deg=0.0, sleeve=None)
+    spec = clean(art="text", hands=(hand,))
+    img, t = render_frame(spec)
+    bare, _ = render_frame(replace(spec, hands=()))
+    assert t.occluded[5, 5] and t.occluded[5, 8]  # under the fingers and the arm
+    assert not t.occluded[5, 3] and not t.occluded[0, 0] and not t.occluded[9, 9]
+    centers = np.round(t.cell_centers()).astype(int)
+    for r, c in zip(*np.nonzero(t.occluded), strict=True):
+        x, y = centers[r, c]
+        if t.occluded[r, c] and r == 5 and c >= 6:
+            assert np.abs(img[y, x].astype(int) - bare[y, x].astype(int)).sum() > 30
+
+
+def test_frames_without_a_board_have_no_board_truth(tmp_path):
+    spec = random_spec(np.random.default_rng(3), board=False, size=SMALL, clutter=4)
+    img, t = render_frame(spec)
+    assert img.shape == (240, 320, 3)
+    assert not t.board_found and t.cells is None and t.corners is None and t.occluded is None
+    path = truth.save(t, tmp_path / "x.jpg")
+    data = json.loads(path.read_text())
+    assert data["board_found"] is False and data["cells"] is None
+    assert not truth.load(tmp_path / "x.jpg").board_found
+
+
+def test_truth_sidecar_round_trip(tmp_path):
+    spec = random_spec(np.random.default_rng(11), size=SMALL, hand=True)
+    _, t = render_frame(spec)
+    path = truth.save(t, tmp_path / "frame.png")
+    assert path.name == "frame.json"
+    back = truth.load(tmp_path / "frame.png")
+    assert back.cells == t.cells and back.orientation == t.orientation
+    assert np.allclose(back.corners, t.corners, atol=1e-3)
+    assert np.array_equal(back.occluded, t.occluded)
+    assert RenderSpec.from_json(back.spec) == spec
+
+
+def test_bad_truth_and_bad_spec_give_clear_errors(tmp_path):
+    (tmp_path / "a.json").write_text("{not json")
+    with pytest.raises(truth.TruthError, match="unreadable"):
+        truth.load(tmp_path / "a.jpg")
+    with pytest.raises(truth.TruthError, match="no truth sidecar"):
+        truth.load(tmp_path / "missing.jpg")
+    cells = list(EMPTY_BOARD)
+    cells[0] = ".........*"
+    with pytest.raises(SpecError, match="free corner"):
+        RenderSpec(cells=tuple(cells))
+    with pytest.raises(SpecError, match="art"):
+        RenderSpec(art="photo")
+
+
+def test_corner_cells_stay_free_in_random_specs():
+    spec = random_spec(np.random.default_rng(5))
+    for r, c in CORNERS:
+        assert spec.cells[r][c] == "*"

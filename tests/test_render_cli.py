@@ -1,0 +1,99 @@
+"""``companion render``: files, sidecars, summary and error exits."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from companion.cli import main
+from companion.render import truth
+
+
+def test_render_writes_images_sidecars_and_summary(tmp_path, capsys):
+    code = main(
+        [
+            "render",
+            str(tmp_path),
+            "--count",
+            "3",
+            "--seed",
+            "4",
+            "--size",
+            "320x240",
+            "--hands",
+            "1",
+            "--no-board",
+            "0",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    images = truth.image_files(tmp_path)
+    assert [p.name for p in images] == ["frame_0000.jpg", "frame_0001.jpg", "frame_0002.jpg"]
+    for path in images:
+        img = cv2.imread(str(path))
+        assert img.shape == (240, 320, 3)
+        t = truth.load(path)
+        assert t.board_found and len(t.cells) == 10 and t.size == (320, 240)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["frames"] == 3 and summary["with_hands"] == 3
+    assert json.loads(capsys.readouterr().out)["frames"] == 3
+
+
+def test_same_seed_same_frames(tmp_path):
+    for name in ("a", "b"):
+        main(
+            [
+                "render",
+                str(tmp_path / name),
+                "--count",
+                "1",
+                "--seed",
+                "9",
+                "--size",
+                "320x240",
+                "--quiet",
+                "--format",
+                "png",
+            ]
+        )
+    assert (tmp_path / "a/frame_0000.png").read_bytes() == (
+        tmp_path / "b/frame_0000.png"
+    ).read_bytes()
+
+
+def test_all_no_board(tmp_path):
+    assert (
+        main(
+            [
+                "render",
+                str(tmp_path),
+                "--count",
+                "2",
+                "--no-board",
+                "1",
+                "--size",
+                "320x240",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert all(not truth.load(p).board_found for p in truth.image_files(tmp_path))
+
+
+@pytest.mark.parametrize("bad", [["--size", "big"], ["--count", "0"], ["--hands", "2"]])
+def test_bad_arguments_exit_2(tmp_path, bad, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["render", str(tmp_path), *bad])
+    assert exc.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_unwritable_folder_exits_1(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["render", str(blocker / "sub"), "--count", "1", "--quiet"]) == 1
+    assert "cannot create" in capsys.readouterr().err
