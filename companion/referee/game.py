@@ -449,7 +449,7 @@ class Game:
             try:
                 card = self.parse_card(move.card)
             except CardError as exc:
-                return self._refuse(move, "unknown_card", str(exc), "card.unknown", color)
+                return self._refuse(move, "unknown_card", f"{exc}.", "card.unknown", color)
             if (
                 self.piles is not None
                 and player is not None
@@ -649,7 +649,7 @@ class Game:
             try:
                 card = self.parse_card(text)
             except CardError as exc:
-                return self._refuse(move, "unknown_card", f"{name}: {exc}", "card.unknown")
+                return self._refuse(move, "unknown_card", f"{name}: {exc}.", "card.unknown")
             if self.piles is not None and not self.piles.holds(name, card):
                 return self._refuse(
                     move, "not_in_hand", f"{name} does not hold {card.symbol}.", "hand.card_in_hand"

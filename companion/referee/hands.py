@@ -8,7 +8,7 @@ card played is held. Dealing goes one card at a time around the table from the f
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion.referee.cards import Card
 
@@ -20,7 +20,7 @@ class CardPiles:
     deck: list[Card]
     hands: dict[str, list[Card]]
     discards: dict[str, list[Card]]
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    seed: int = 0
     reshuffles: int = 0
 
     @classmethod
@@ -31,7 +31,7 @@ class CardPiles:
             deck=list(reversed(cards_top_first)),
             hands={n: [] for n in names},
             discards={n: [] for n in names},
-            rng=random.Random(seed if seed is not None else 0),
+            seed=seed if seed is not None else 0,
         )
         for _ in range(hand_size):
             for name in names:
@@ -65,18 +65,17 @@ class CardPiles:
         pool = [card for pile in self.discards.values() for card in pile]
         for pile in self.discards.values():
             pile.clear()
-        self.rng.shuffle(pool)
+        # A fresh generator per reshuffle keeps replays (and undo) reproducible.
+        random.Random(self.seed * 1_000_003 + self.reshuffles).shuffle(pool)
         self.deck = pool + self.deck
         self.reshuffles += 1
 
     def copy(self) -> CardPiles:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
         return CardPiles(
             deck=list(self.deck),
             hands={k: list(v) for k, v in self.hands.items()},
             discards={k: list(v) for k, v in self.discards.items()},
-            rng=rng,
+            seed=self.seed,
             reshuffles=self.reshuffles,
         )
 

@@ -42,6 +42,7 @@ class Layout:
     deck_texts: tuple[str, ...] = ()
     special_cards: dict[str, int] = field(default_factory=dict)
     cells_by_face: dict[str, tuple[Cell, ...]] = field(default_factory=dict, compare=False)
+    _parsed: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         faces: dict[str, list[Cell]] = {}
@@ -57,9 +58,17 @@ class Layout:
 
     def parse_card(self, text: str | Card) -> Card:
         """Parse card text for this board; a plain card must match a face printed on it."""
-        card = text if isinstance(text, Card) else self.parse_card_text(text)
+        if isinstance(text, Card):
+            card = text
+        else:
+            cached = self._parsed.get(text)
+            if cached is not None:
+                return cached
+            card = self.parse_card_text(text)
         if card.is_plain and card.face not in self.cells_by_face:
             raise CardError(f"{card.symbol} is not printed on the {self.name} board")
+        if isinstance(text, str):
+            self._parsed[text] = card
         return card
 
     def label_at(self, cell: Cell) -> str:
