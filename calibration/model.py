@@ -118,6 +118,8 @@ def save(calibration: Calibration, path: str | Path) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_suffix(p.suffix + ".tmp")
-    tmp.write_text(json.dumps(calibration.to_json(), indent=1) + "\n", encoding="utf-8")
+    data = calibration.to_json()
+    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
+    tmp.write_text("{\n" + body + "\n}\n", encoding="utf-8")
     tmp.replace(p)
     return p

@@ -38,16 +38,26 @@ class CellFeatures:
     red_ink: np.ndarray  # raw red fraction in the inner cell
 
 
+def _inner_mask() -> np.ndarray:
+    cell = np.zeros((CELL, CELL), np.float32)
+    cell[INNER:-INNER, INNER:-INNER] = 1.0
+    return np.tile(cell, (10, 10))
+
+
+_INNER = _inner_mask()
+_RING = 1.0 - _INNER
+_N_INNER = float((CELL - 2 * INNER) ** 2) / (CELL * CELL)
+
+
 def _per_cell(mask: np.ndarray, inner: bool) -> np.ndarray:
-    """Fraction of True pixels per cell, in the inner part or on the ring."""
-    m = mask.reshape(10, CELL, 10, CELL).astype(np.float32)
-    inside = m[:, INNER:-INNER, :, INNER:-INNER].mean(axis=(1, 3))
+    """Fraction of True pixels per cell, in the inner part or on the ring.
+
+    An area resize to 10x10 is exactly the per-cell mean, and much faster than numpy reductions.
+    """
+    m = mask.astype(np.float32)
     if inner:
-        return inside
-    total = m.mean(axis=(1, 3))
-    n_all = CELL * CELL
-    n_in = (CELL - 2 * INNER) ** 2
-    return (total * n_all - inside * n_in) / (n_all - n_in)
+        return cv2.resize(m * _INNER, (10, 10), interpolation=cv2.INTER_AREA) / _N_INNER
+    return cv2.resize(m * _RING, (10, 10), interpolation=cv2.INTER_AREA) / (1 - _N_INNER)
 
 
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))

@@ -72,21 +72,26 @@ def white_gains(bgr: np.ndarray) -> np.ndarray:
     Uses the brightest fifth of the pixels, so chips and ink do not matter; the result is
     normalised to keep the overall brightness.
     """
-    px = bgr.reshape(-1, 3).astype(np.float32)
-    lum = px.sum(axis=1)
-    cut = np.percentile(lum, 80)
-    white = px[lum >= cut].mean(axis=0) + 1.0
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    cut = _percentile_u8(grey, 80)
+    mask = (grey >= cut).astype(np.uint8)
+    white = np.array(cv2.mean(bgr, mask=mask)[:3], np.float32) + 1.0
     gains = white.mean() / white
     return np.clip(gains, 0.5, 2.0).astype(np.float32)
 
 
 def balance(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """Apply white-balance gains and stretch so the card white sits near 230."""
-    out = bgr.astype(np.float32) * gains
-    lum = out.reshape(-1, 3).mean(axis=1)
-    white = np.percentile(lum, 90) + 1.0
-    out *= 230.0 / white
-    return np.clip(out, 0, 255).astype(np.uint8)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    white = _percentile_u8(grey, 90) * float(np.mean(gains)) + 1.0
+    scale = np.asarray(gains, np.float32) * (230.0 / white)
+    return cv2.transform(bgr, np.diag(scale).astype(np.float32))  # saturates at 0..255
+
+
+def _percentile_u8(img: np.ndarray, q: float) -> float:
+    hist = cv2.calcHist([img], [0], None, [256], [0, 256]).ravel()
+    cdf = np.cumsum(hist)
+    return float(np.searchsorted(cdf, cdf[-1] * q / 100.0))
 
 
 def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:

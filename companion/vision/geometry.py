@@ -92,7 +92,8 @@ def is_convex(quad: np.ndarray) -> bool:
     signs = []
     for i in range(len(p)):
         a, b, c = p[i], p[(i + 1) % len(p)], p[(i + 2) % len(p)]
-        signs.append(np.cross(b - a, c - b))
+        u, v = b - a, c - b
+        signs.append(u[0] * v[1] - u[1] * v[0])
     signs = np.array(signs)
     return bool(np.all(signs > 0) or np.all(signs < 0))
 

@@ -65,10 +65,13 @@ class BoardReader:
         self.quad: np.ndarray | None = None  # screen quad of the playing area
         self.orientation: int | None = None
         self.located_by = ""
+        self._calibrated_size: tuple[int, int] | None = None
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.orientation = calibration.orientation
             self.located_by = "calibration"
+            if calibration.image_size and min(calibration.image_size) > 0:
+                self._calibrated_size = tuple(calibration.image_size)
 
     # -- public API ---------------------------------------------------------------------------
     def read(self, bgr: np.ndarray) -> BoardReading:
@@ -76,6 +79,13 @@ class BoardReader:
         _check_image(bgr)
         notes: list[str] = []
         reading = None
+        h, w = bgr.shape[:2]
+        if self._calibrated_size is not None and self._calibrated_size != (w, h):
+            # same camera at another resolution: scale the calibrated corners
+            cw, ch = self._calibrated_size
+            if self.quad is not None:
+                self.quad = self.quad * np.array([w / cw, h / ch])
+            self._calibrated_size = (w, h)
         if self.quad is not None:
             grid = warp_grid(bgr, self.quad)
             if boundary_contrast(grid) >= STILL_THERE_MIN:

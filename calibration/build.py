@@ -1,0 +1,85 @@
+"""Measure a calibration from one picture of the board (best: the empty board, fixed camera)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from companion.calibration.model import Calibration, CalibrationError
+
+from companion.vision import chips
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, HueBand, balance
+from companion.vision.geometry import screen_quad, to_canonical_grid
+from companion.vision.pipeline import BoardReader, warp_grid
+
+
+def calibrate_image(
+    bgr: np.ndarray, orientation: int | None = None, source: str = ""
+) -> Calibration:
+    """Locate and orient the board, then store its corners, the empty cells' own colour
+    response (so printed red ink is never taken for a red chip) and the chips' hues.
+
+    ``orientation`` overrides the ink-pattern vote (for boards without red/black suits).
+    Raises :class:`CalibrationError` when no board is found.
+    """
+    reader = BoardReader()
+    reading = reader.read(bgr)
+    if not reading.board_found or reader.quad is None:
+        why = "; ".join(reading.notes) or "no 10x10 grid found"
+        raise CalibrationError(f"no board found in the calibration image ({why})")
+    if orientation is not None and orientation != reading.orientation:
+        reader.orientation = orientation
+        reading = reader.read(bgr)
+    quad = screen_quad(reading.corners, reading.orientation)
+    grid = warp_grid(bgr, quad)
+    feats, gains = chips.measure(grid, reader.profile)
+    symbols = np.array([list(r) for r in reading.cells])
+    k = reading.orientation // 90
+    reference = {}
+    for sym in CHIP_SYMBOLS:
+        canon = to_canonical_grid(feats.chip[sym], reading.orientation).astype(np.float32)
+        reference[sym] = np.where(symbols == ".", canon, 0.0).astype(np.float32)
+    profile = measure_chip_hues(grid, gains, np.rot90(symbols, -k), reader.profile)
+    h, w = bgr.shape[:2]
+    return Calibration(
+        corners=np.asarray(reading.corners, np.float64),
+        orientation=int(reading.orientation),
+        image_size=(w, h),
+        reference=reference,
+        gains=gains,
+        profile=profile,
+        source=source,
+    )
+
+
+def measure_chip_hues(
+    grid_bgr: np.ndarray, gains: np.ndarray, screen_symbols: np.ndarray, base: ColourProfile
+) -> ColourProfile:
+    """Narrow each chip colour's hue band around the chips seen (at least 3 of a colour)."""
+    img = balance(grid_bgr, gains)
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    c, i = chips.CELL, chips.INNER
+    bands = dict(base.chips)
+    for sym in CHIP_SYMBOLS:
+        cells = np.argwhere(screen_symbols == sym)
+        if len(cells) < 3:
+            continue
+        hues = []
+        for r, col in cells:
+            patch = hsv[r * c + i : (r + 1) * c - i, col * c + i : (col + 1) * c - i].reshape(-1, 3)
+            m = bands[sym].mask(patch[:, 0]) & (patch[:, 1] >= base.min_saturation)
+            hues.append(patch[m, 0].astype(np.int32))
+        h = np.concatenate(hues)
+        if len(h) < 50:
+            continue
+        shifted = (h + 90) % 180 if sym == "R" else h  # keep red's wrap-around contiguous
+        lo, hi, mid = np.percentile(shifted, [2, 98, 50])
+        # pad, and keep at least +-12 around the median so a change of light is tolerated
+        lo, hi = int(min(lo - 6, mid - 12)), int(max(hi + 6, mid + 12))
+        if sym == "R":
+            lo, hi = (lo - 90) % 180, (hi - 90) % 180
+        else:
+            lo, hi = max(0, lo), min(179, hi)
+        bands[sym] = HueBand(lo, hi)
+    return ColourProfile(
+        chips=bands, skin=base.skin, min_saturation=base.min_saturation, min_value=base.min_value
+    )

@@ -1,0 +1,93 @@
+"""The vision pipeline end to end on small hand-drawn boards (tests/test_vision_support.py)."""
+
+import cv2
+import numpy as np
+import pytest
+from test_vision_support import EMPTY, SOME, make_frame
+
+from companion.vision import BoardReader, analyze_image
+from companion.vision.geometry import corner_error
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+def test_reads_every_cell_in_every_orientation(orientation):
+    frame, corners = make_frame(SOME, orientation=orientation, seed=orientation + 1, tilt=0.2)
+    reading = analyze_image(frame)
+    assert reading.board_found
+    assert reading.orientation == orientation
+    assert reading.cells == SOME
+    assert corner_error(reading.corners, corners) < 6
+    assert reading.confidence.shape == (10, 10)
+    assert reading.confidence.min() > 0.5
+
+
+def test_empty_board_reads_empty():
+    frame, _ = make_frame(EMPTY, orientation=180, seed=5, fraction=0.45)
+    reading = analyze_image(frame)
+    assert reading.cells == EMPTY
+    assert reading.orientation == 180
+
+
+def test_no_board_on_a_plain_table_or_noise():
+    rng = np.random.default_rng(1)
+    table = np.full((360, 480, 3), (40, 80, 130), np.uint8)
+    noise = rng.integers(0, 255, (360, 480, 3), dtype=np.uint8)
+    for image in (table, noise):
+        reading = analyze_image(image)
+        assert not reading.board_found
+        assert reading.cells is None and reading.to_json()["cells"] is None
+
+
+def test_hand_over_cells_gives_unknown_not_a_guess():
+    frame, corners = make_frame(SOME, orientation=0, seed=7)
+    # a skin-coloured "arm" from the bottom edge up to the middle of column E (row 5)
+    centre = corners.mean(axis=0)
+    pts = np.array(
+        [
+            [centre[0] - 20, centre[1]],
+            [centre[0] + 25, centre[1]],
+            [centre[0] + 45, frame.shape[0]],
+            [centre[0] - 5, frame.shape[0]],
+        ],
+        np.int32,
+    )
+    hand = frame.copy()
+    cv2.fillPoly(hand, [pts], (120, 160, 215))
+    reading = analyze_image(hand)
+    assert reading.board_found and reading.orientation == 0
+    wrong = [
+        (r, c) for r in range(10) for c in range(10) if reading.cells[r][c] not in ("?", SOME[r][c])
+    ]
+    assert wrong == []
+    assert sum(row.count("?") for row in reading.cells) >= 4
+    assert reading.cells[0] == SOME[0]  # far from the arm, still read
+
+
+def test_reader_fast_path_and_relocation():
+    frame, _ = make_frame(SOME, orientation=90, seed=2)
+    reader = BoardReader()
+    first = reader.read(frame)
+    second = reader.read(frame)
+    assert first.cells == second.cells == SOME
+    assert second.notes == []  # fast path: no re-locating
+    moved, _ = make_frame(SOME, orientation=270, seed=9, fraction=0.4)
+    third = reader.read(moved)
+    assert third.orientation == 270 and third.cells == SOME
+
+
+def test_straighten_returns_canonical_top_down_image():
+    frame, _ = make_frame(SOME, orientation=180, seed=4)
+    img = BoardReader().straighten(frame, width=300)
+    assert img.shape[1] == 300 and img.shape[2] == 3
+    # row 1 (black suits) is now at the top and row 10 (red suits) at the bottom
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    red = ((hsv[..., 0] < 8) | (hsv[..., 0] > 170)) & (hsv[..., 1] > 100)
+    h = img.shape[0]
+    assert red[int(h * 0.9) :, 40:260].mean() > red[: int(h * 0.1), 40:260].mean()
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="BGR image"):
+        analyze_image(np.zeros((100, 100), np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        analyze_image(np.zeros((100, 100, 3), np.float32))
