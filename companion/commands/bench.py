@@ -14,6 +14,7 @@ AREAS = {
     "vision": ("companion.vision.bench", "locate/read speed against one BGR->Lab conversion"),
     "replay": ("companion.tracking.bench", "live-game replay throughput, latency and memory"),
     "web": ("companion.web.bench", "many viewers against the real server"),
+    "render": ("companion.render.bench", "renderer: fixed-camera video frames and fresh frames"),
 }
 
 
