@@ -174,10 +174,11 @@ def _card_face(card: str, w: int, h: int, paper) -> np.ndarray:
     if value == 1:
         draw_suit(img, suit, (w / 2, h / 2), 0.42 * h, ink)
     elif value <= 10:
-        bx0, bx1, by0, by1 = 0.36 * w, 0.64 * w, 0.2 * h, 0.8 * h
+        bx0, bx1, by0, by1 = 0.34 * w, 0.66 * w, 0.19 * h, 0.81 * h
+        pip_h = (0.15 if value <= 6 else 0.12) * h
         for px, py in PIPS[value]:
             cx, cy = bx0 + px * (bx1 - bx0), by0 + py * (by1 - by0)
-            draw_suit(img, suit, (cx, cy), 0.15 * h, ink, flip=py > 0.5)
+            draw_suit(img, suit, (cx, cy), pip_h, ink, flip=py > 0.5)
     else:
         _face_picture(img, card, w, h, ink)
     return img

@@ -64,3 +64,26 @@ def board_homography(
     fit = np.array([[scale, 0, pos[0]], [0, scale, pos[1]], [0, 0, 1]])
     h = fit @ h
     return h / h[2, 2]
+
+
+def raised_shift(
+    texture_size: tuple[int, int],
+    frame_size: tuple[int, int],
+    point: tuple[float, float],
+    height: float,
+    **pose,
+) -> tuple[float, float]:
+    """Where the top of an object ``height`` texture pixels tall standing at texture ``point``
+    appears, as a shift in texture pixels (the board-plane point seen at the same image spot)."""
+    tw, th = texture_size
+    unit = max(tw, th)
+    diag = math.hypot(tw, th) / unit
+    a, t = pose["tilt_azimuth_deg"], pose["tilt_deg"]
+    rot = _rot_z(a) @ _rot_x(t) @ _rot_z(-a)
+    cam = np.array([0.0, 0.0, pose["camera_distance"] * diag])
+    x, y = (point[0] - tw / 2) / unit, (point[1] - th / 2) / unit
+    top = rot @ np.array([x, y, -height / unit]) + cam
+    # the plane point on the camera ray through ``top``: solve rot @ (u, v, 0) + cam = s * top
+    m = np.column_stack([rot[:, 0], rot[:, 1], -top])
+    u, v, _ = np.linalg.solve(m, -cam)
+    return (u * unit + tw / 2 - point[0], v * unit + th / 2 - point[1])

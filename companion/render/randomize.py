@@ -81,7 +81,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         art = ARTS[int(s.integers(0, len(ARTS)))]
     if art not in ARTS:
         raise SpecError(f"art must be one of {ARTS} or 'mixed', not {art!r}")
-    tilt = float(min(40.0, abs(s.normal(0, 18))))
+    tilt = float(s.uniform(0, 40) if s.random() < 0.6 else min(40.0, abs(s.normal(0, 12))))
     quality = int(s.integers(60, 96)) if s.random() < 0.8 else None
     kelvin = float(s.choice([2700, 3200, 4000, 5000, 5500, 6500, 7500]) * s.uniform(0.95, 1.05))
     scene = dict(

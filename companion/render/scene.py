@@ -14,8 +14,8 @@ import numpy as np
 from companion.cells import SIZE
 from companion.render import lighting
 from companion.render.art import BoardArt, build_art
-from companion.render.camera import board_homography, project
-from companion.render.chips import CHIP_COLORS, chip_sprite, paste_chip
+from companion.render.camera import board_homography, project, raised_shift
+from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
 from companion.render.hands import draw_hands
 from companion.render.spec import RenderSpec
 from companion.render.table import add_clutter, background
@@ -46,6 +46,7 @@ class Scene:
     corners: np.ndarray | None = None
     orientation: int | None = None
     base: np.ndarray | None = None  # static frame before the grid patch was warped onto it
+    chip_lifts: np.ndarray | None = None  # 10x10x2 int texture pixels (chip side wall)
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -174,7 +175,29 @@ def build_scene(spec: RenderSpec) -> Scene:
         corners,
         orientation_of(corners),
         base,
+        _chip_lifts(spec, art),
     )
+
+
+def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
+    """Per cell, where a chip's top face appears relative to its base (texture pixels)."""
+    th, tw = art.image.shape[:2]
+    height = THICKNESS * art.chip_diameter
+    lifts = np.zeros((SIZE, SIZE, 2), np.int32)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            point = (art.origin[0] + (c + 0.5) * art.cell_w, art.origin[1] + (r + 0.5) * art.cell_h)
+            dx, dy = raised_shift(
+                (tw, th),
+                spec.size,
+                point,
+                height,
+                tilt_deg=spec.tilt_deg,
+                tilt_azimuth_deg=spec.tilt_azimuth_deg,
+                camera_distance=spec.camera_distance,
+            )
+            lifts[r, c] = (round(dx), round(dy))
+    return lifts
 
 
 def _warp_patch(patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray) -> None:
@@ -212,7 +235,9 @@ def _place_chips(scene: Scene, cells) -> np.ndarray | None:
         cx = art.origin[0] + (c + 0.5 + dx) * art.cell_w - px0
         cy = art.origin[1] + (r + 0.5 + dy) * art.cell_h - py0
         d = int(round(art.chip_diameter * scene.chip_sizes[r, c]))
-        paste_chip(patch, (cx, cy), chip_sprite(scene.chip_colors[sym], d, scene.light_tex_deg))
+        lift = tuple(int(v) for v in scene.chip_lifts[r, c])
+        sprite = chip_sprite(scene.chip_colors[sym], d, scene.light_tex_deg, lift)
+        paste_chip(patch, (cx, cy), sprite)
     return patch
 
 

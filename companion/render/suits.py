@@ -41,8 +41,9 @@ def _shapes(suit: str) -> tuple[list[np.ndarray], list[tuple[float, float, float
         return [quad], []
     if suit == "S":
         body = _heart_outline() * [1, -1] * 0.8 + [0, -0.08]
-        stem = np.array([[-0.07, 0.0], [0.07, 0.0], [0.17, 0.5], [-0.17, 0.5]])
-        return [body, stem], []
+        stem = np.array([[-0.1, -0.05], [0.1, -0.05], [0.17, 0.5], [-0.17, 0.5]])
+        fill = np.array([[-0.2, 0.0], [0.2, 0.0], [0.1, 0.34], [-0.1, 0.34]])
+        return [body, stem, fill], []
     if suit == "C":
         stem = np.array([[0, -0.05], [0.15, 0.5], [-0.15, 0.5]])
         r = 0.2
@@ -65,7 +66,8 @@ def draw_suit(
     scaled = [
         np.round((np.asarray(p) * height * sign + [cx, cy]) * ONE).astype(np.int32) for p in polys
     ]
-    cv2.fillPoly(img, scaled, color, cv2.LINE_AA, SHIFT)
+    for poly in scaled:  # one call each: overlapping polygons in one call cancel out
+        cv2.fillPoly(img, [poly], color, cv2.LINE_AA, SHIFT)
     for x, y, r in circles:
         c = (round((cx + sign * x * height) * ONE), round((cy + sign * y * height) * ONE))
         cv2.circle(img, c, max(1, round(r * height * ONE)), color, -1, cv2.LINE_AA, SHIFT)

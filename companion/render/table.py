@@ -36,13 +36,18 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
         yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
         u = xx * math.cos(angle) + yy * math.sin(angle)
         v = -xx * math.sin(angle) + yy * math.cos(angle)
-        warp = _smooth_noise(rng, sh, sw, 3, 6.0)
-        freq = rng.uniform(0.25, 0.6) * 60 / max(sw, sh) * 6
-        grain = np.sin((v + warp * 3) * freq + _smooth_noise(rng, sh, sw, 5, 2.0))
-        streaks = _smooth_noise(rng, sh, sw, 40, 1.0)
+        warp = _smooth_noise(rng, sh, sw, 4, 1.0)
+        warp2 = _smooth_noise(rng, sh, sw, 9, 1.0)
+        period = rng.uniform(5, 10)
+        grain = 0.6 * np.sin(v * 2 * np.pi / period + 2.5 * warp) + 0.4 * np.sin(
+            v * 2 * np.pi / (period * 0.37) + 1.5 * warp2
+        )
         plank = max(12.0, sh / rng.uniform(2.5, 5))
-        seam = (np.abs(((v + 1000) % plank) - plank / 2) > plank / 2 - 0.8).astype(np.float32)
-        shade = 1 + 0.10 * grain + 0.05 * streaks - 0.35 * seam + 0.02 * (u / max(sw, sh))
+        index = np.floor((v + 1000) / plank).astype(int)
+        tones = rng.uniform(-0.12, 0.12, index.max() + 1).astype(np.float32)
+        to_seam = plank / 2 - np.abs(((v + 1000) % plank) - plank / 2)
+        seam = np.exp(-((to_seam / 0.7) ** 2))
+        shade = 1 + 0.07 * grain + tones[index] - 0.35 * seam + 0.02 * (u / max(sw, sh))
         img = base[None, None, :] * shade[..., None]
     elif kind == "cloth":
         base = np.array(CLOTHS[rng.integers(0, len(CLOTHS))], np.float32)
