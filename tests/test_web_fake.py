@@ -55,13 +55,15 @@ class FakeSession:
             color = color or player["team"]
             number = len(self.moves) + 1
             move = {"player": player["name"], "card": None, "place": cell, "color": color}
-            ruling = {
-                "move_number": number,
+            ruling = {  # the referee's Ruling.to_json() shape
+                "move": number,
                 "legal": legal,
                 "code": code,
-                "message": "ok" if legal else f"{cell} is taken",
-                "rule": "turn.place" if legal else "board.occupied",
+                "message": "Legal move." if legal else f"{cell} already holds a chip.",
+                "rule": "play.matching_cell" if legal else "play.open_cell",
                 "new_sequences": [],
+                "player": player["name"],
+                "color": color,
             }
             if legal:
                 r, c = parse_cell(cell)
@@ -159,7 +161,7 @@ class FakeSession:
         }
 
     def evidence(self, move_number: int, which: str) -> bytes | None:
-        if move_number > len(self.rulings):
+        if not any(r["move"] == move_number and r["legal"] for r in self.rulings):
             return None
         return tiny_jpeg(100 if which == "before" else 200)
 

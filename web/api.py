@@ -81,13 +81,25 @@ def requires_pin(view: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
-def session_error_types() -> tuple[type[BaseException], ...]:
-    """The referee's own errors carry ``code`` and ``message``; they are always the user's fault."""
-    try:
-        from companion.referee import RecordError, SetupError
-    except ImportError:
-        return ()
-    return (SetupError, RecordError)
+CONFLICT_CODES = frozenset({"nothing_to_undo", "game_over", "conflict"})
+
+
+def refusal(exc: Exception) -> Response | None:
+    """A 4xx response for an error that is the request's fault, or ``None`` for a real bug.
+
+    The session and the referee refuse with errors carrying ``code`` and ``message``
+    (``SessionError``, ``SetupError``, ``RecordError``); plain ``ValueError``/``LookupError``
+    mean a bad value too.
+    """
+    code = getattr(exc, "code", None)
+    message = getattr(exc, "message", None)
+    if isinstance(code, str) and isinstance(message, str):
+        return error_response(409 if code in CONFLICT_CODES else 400, code, message)
+    if isinstance(exc, ValueError | LookupError):
+        return error_response(400, "bad_request", str(exc) or type(exc).__name__)
+    if isinstance(exc, RuntimeError):
+        return error_response(409, "conflict", str(exc))
+    return None
 
 
 def write(action: Callable[[Any], Any]) -> Response:
@@ -95,16 +107,11 @@ def write(action: Callable[[Any], Any]) -> Response:
     try:
         body = request_body()
         result = action(body)
-    except payloads.PayloadError as exc:
-        return error_response(400, exc.code, exc.message)
-    except session_error_types() as exc:
-        return error_response(
-            400, str(getattr(exc, "code", "bad_request")), str(getattr(exc, "message", exc))
-        )
-    except (ValueError, LookupError) as exc:
-        return error_response(400, str(getattr(exc, "code", None) or "bad_request"), str(exc))
-    except RuntimeError as exc:
-        return error_response(409, str(getattr(exc, "code", None) or "conflict"), str(exc))
+    except Exception as exc:
+        response = refusal(exc)
+        if response is None:
+            raise
+        return response
     payload = {"ok": True, "state": context().session.state()}
     if isinstance(result, dict):
         payload["result"] = result
@@ -176,8 +183,11 @@ def check_card(card: str):
         return error_response(400, exc.code, exc.message)
     try:
         return jsonify(context().session.check_card(clean))
-    except session_error_types() + (ValueError, LookupError) as exc:
-        return error_response(400, "bad_card", str(getattr(exc, "message", exc)))
+    except Exception as exc:
+        response = refusal(exc)
+        if response is None:
+            raise
+        return response
 
 
 @api.get("/record")

@@ -74,7 +74,9 @@ class CellCorrection:
 
 def parse_cell_correction(body: Any) -> CellCorrection:
     body = _require_object(body)
-    cell = _cell(_text(body, "cell"))
+    if body.get("cell") in (None, ""):
+        raise PayloadError("missing_field", "'cell' is required")
+    cell = _cell(body["cell"])
     value = _text(body, "value")
     value = "." if value in ("", "empty") else value.upper()
     if value not in CELL_VALUES:

@@ -315,8 +315,21 @@ function moveText(move) {
   return parts.join(" ");
 }
 
+/* Rulings carry their move number as "move" (referee JSON) or "move_number"; null for a board
+ * mismatch, which is about the board rather than a move. */
+function rulingNumber(ruling) {
+  if (typeof ruling.move_number === "number") return ruling.move_number;
+  return typeof ruling.move === "number" ? ruling.move : null;
+}
+
+function rulingMove(ruling, moves) {
+  const number = rulingNumber(ruling);
+  if (ruling.legal && number && moves[number - 1]) return moves[number - 1];
+  return { player: ruling.player, color: ruling.color, place: ruling.place, remove: ruling.remove };
+}
+
 function rulingKey(ruling, index) {
-  return index + ":" + ruling.move_number + ":" + ruling.code;
+  return index + ":" + rulingNumber(ruling) + ":" + ruling.code;
 }
 
 function renderRulings(rulings, moves) {
@@ -326,26 +339,34 @@ function renderRulings(rulings, moves) {
   rulings.forEach((ruling, index) => {
     const key = rulingKey(ruling, index);
     if (!(key in window.companionMetrics.rulingShownAt)) window.companionMetrics.rulingShownAt[key] = now;
-    const move = ruling.move || (ruling.legal ? moves[ruling.move_number - 1] : null);
-    list.prepend(rulingItem(ruling, move));
+    list.prepend(rulingItem(ruling, index, moves));
   });
-  list.setAttribute("start", String(rulings.length));
-  const latest = rulings[rulings.length - 1];
-  $("latest-ruling").replaceChildren(latest ? rulingItem(latest, latest.move || moves[latest.move_number - 1], true)
+  const latest = rulings.length - 1;
+  $("latest-ruling").replaceChildren(latest >= 0 ? rulingItem(rulings[latest], latest, moves, true)
     : el("span", { class: "muted", text: t("rulings.none") }));
 }
 
-function rulingItem(ruling, move, big) {
-  const rule = ruling.rule ? el("a", { class: "rule-ref", href: "#move/" + ruling.move_number, text: "§ " + ruling.rule }) : null;
+function rulingTitle(ruling) {
+  const number = rulingNumber(ruling);
+  return number ? t("rulings.move_n", { n: number }) : t("rulings.board");
+}
+
+function rulingItem(ruling, index, moves, big) {
+  const href = "#ruling/" + index;
+  const move = rulingMove(ruling, moves);
+  const number = rulingNumber(ruling);
+  const rule = ruling.rule ? el("a", { class: "rule-ref", href, text: "§ " + ruling.rule + " · " + t("rulings.details") }) : null;
   const sequences = (ruling.new_sequences || []).length
     ? el("div", { class: "new-sequence", text: t("rulings.new_sequence", { cells: ruling.new_sequences.map((s) => s.join(" ")).join(" · ") }) })
     : null;
-  return el(big ? "div" : "li", { class: "ruling " + (ruling.legal ? "legal" : "illegal"), "data-move": ruling.move_number, "data-code": ruling.code },
+  const cells = (ruling.cells || []).length ? el("div", { class: "ruling-cells", text: t("rulings.cells", { cells: ruling.cells.join(" ") }) }) : null;
+  return el(big ? "div" : "li", { class: "ruling " + (ruling.legal ? "legal" : "illegal"), "data-move": number ?? "", "data-code": ruling.code, "data-index": index },
     el("div", { class: "ruling-head" },
       el("span", { class: "badge", text: ruling.legal ? t("rulings.legal") : t("rulings.illegal") }),
-      el("a", { class: "move-link", href: "#move/" + ruling.move_number, text: t("rulings.move_n", { n: ruling.move_number }) }),
+      el("a", { class: "move-link", href, text: rulingTitle(ruling) }),
       el("span", { class: "move-text", text: moveText(move) })),
     el("div", { class: "ruling-text", text: codeText(ruling) }),
+    cells,
     sequences,
     rule);
 }
@@ -405,7 +426,7 @@ function connectEvents() {
 function showRulingNow(ruling) {
   if (!app.state) return;
   const rulings = app.state.rulings || [];
-  const known = rulings.some((r) => r.move_number === ruling.move_number && r.code === ruling.code && r.message === ruling.message);
+  const known = rulings.some((r) => rulingNumber(r) === rulingNumber(ruling) && r.code === ruling.code && r.message === ruling.message);
   if (!known) {
     app.state.rulings = rulings.concat([ruling]);
     renderRulings(app.state.rulings, app.state.moves || []);
@@ -427,8 +448,9 @@ async function refreshState() {
 function showView() {
   const hash = location.hash.replace(/^#/, "") || "game";
   const [view, arg] = hash.split("/");
-  app.view = ["game", "camera", "setup", "calibrate", "move"].includes(view) ? view : "game";
-  if (app.view === "move") { app.view = "dispute"; app.disputeMove = parseInt(arg, 10) || 1; }
+  app.view = ["game", "camera", "setup", "calibrate", "move", "ruling"].includes(view) ? view : "game";
+  if (app.view === "move") { app.view = "dispute"; app.dispute = { move: parseInt(arg, 10) || 1 }; }
+  if (app.view === "ruling") { app.view = "dispute"; app.dispute = { index: parseInt(arg, 10) || 0 }; }
   for (const panel of document.querySelectorAll("[data-view-panel]")) {
     panel.hidden = panel.dataset.viewPanel !== app.view;
   }
@@ -460,31 +482,42 @@ function refreshCalibration() {
   setImage($("calibrate-board"), "/api/board.jpg?t=" + stamp);
 }
 
-function renderDispute() {
-  const number = app.disputeMove || 1;
-  $("dispute-number").textContent = String(number);
+/* The ruling a dispute view shows: by index in the rulings log, or the last one of a move. */
+function disputedRuling() {
   const rulings = (app.state && app.state.rulings) || [];
-  const matching = rulings.filter((r) => r.move_number === number);
-  const ruling = matching[matching.length - 1];
-  const moves = (app.state && app.state.moves) || [];
-  const box = $("dispute-ruling");
-  box.replaceChildren(ruling ? rulingItem(ruling, ruling.move || moves[number - 1], true)
-    : el("p", { class: "muted", text: t("dispute.no_ruling") }));
-  if (matching.length > 1) {
-    box.append(el("p", { class: "muted", text: t("dispute.earlier", { n: matching.length - 1 }) }));
+  const want = app.dispute || { index: rulings.length - 1 };
+  if (want.index !== undefined) return { ruling: rulings[want.index], index: want.index };
+  for (let i = rulings.length - 1; i >= 0; i--) {
+    if (rulingNumber(rulings[i]) === want.move) return { ruling: rulings[i], index: i };
   }
+  return { ruling: null, index: -1, move: want.move };
+}
+
+function renderDispute() {
+  const { ruling, index, move: wanted } = disputedRuling();
+  const moves = (app.state && app.state.moves) || [];
+  const number = ruling ? rulingNumber(ruling) : wanted;
+  $("dispute-number").textContent = ruling ? rulingTitle(ruling) : t("rulings.move_n", { n: wanted ?? "?" });
+  const box = $("dispute-ruling");
+  box.replaceChildren(ruling ? rulingItem(ruling, index, moves, true)
+    : el("p", { class: "muted", text: t("dispute.no_ruling") }));
   $("dispute-rule-id").textContent = ruling && ruling.rule ? "§ " + ruling.rule : "";
   $("dispute-rule-text").textContent = ruling ? ruleText(ruling.rule) || ruling.message || "" : "";
+  // Evidence is kept for accepted moves; a refused move shows what the camera sees now.
+  const legal = ruling && ruling.legal && number;
   for (const which of ["before", "after"]) {
     const img = $("evidence-" + which);
     const missing = img.parentElement.querySelector(".missing");
     img.hidden = false;
     missing.hidden = true;
     img.onerror = () => { img.hidden = true; missing.hidden = false; };
-    img.src = "/api/evidence/" + number + "/" + which + ".jpg";
+    if (legal) img.src = "/api/evidence/" + number + "/" + which + ".jpg";
+    else if (which === "after" && ruling) img.src = "/api/board.jpg?t=" + Date.now();
+    else { img.removeAttribute("src"); img.hidden = true; missing.hidden = false; }
   }
-  const move = moves[number - 1];
-  if (move && (move.place || move.remove)) $("correct-cell").value = move.place || move.remove;
+  $("evidence-note").hidden = Boolean(legal) || !ruling;
+  const target = ruling && ((ruling.cells || [])[0] || rulingMove(ruling, moves).place || rulingMove(ruling, moves).remove);
+  if (target) $("correct-cell").value = target;
 }
 
 // ------------------------------------------------------------------ check my card
