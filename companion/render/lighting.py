@@ -67,6 +67,37 @@ def apply_light(img: np.ndarray, gains: np.ndarray, glare: np.ndarray | None) ->
     return out
 
 
+NOISE_MARGIN = 97
+
+
+def noise_bank(shape: tuple[int, int], sigma: float, seed: int) -> np.ndarray:
+    """Zero-mean sensor noise (int16) a little larger than a frame; frames take shifted windows
+    of it, which costs a slice instead of drawing fresh Gaussian numbers every frame."""
+    h, w = shape
+    cv2.setRNGSeed(int(seed) % 2**31)
+    bank = np.empty((h + NOISE_MARGIN, w + NOISE_MARGIN, 3), np.int16)
+    cv2.randn(bank, 0, sigma)
+    return bank
+
+
+_BANKS: dict[tuple, np.ndarray] = {}
+
+
+def add_noise(img: np.ndarray, sigma: float, seed: int) -> np.ndarray:
+    h, w = img.shape[:2]
+    key = (h, w, round(sigma, 3))
+    bank = _BANKS.get(key)
+    if bank is None:
+        _BANKS.clear()  # one camera at a time
+        bank = _BANKS[key] = noise_bank((h, w), sigma, 12345)
+    rng = np.random.default_rng(seed)
+    dy, dx = rng.integers(0, NOISE_MARGIN, 2)
+    window = bank[dy : dy + h, dx : dx + w]
+    if rng.random() < 0.5:
+        window = window[::-1]
+    return cv2.add(img, np.ascontiguousarray(window), dtype=cv2.CV_8U)  # saturating
+
+
 def apply_camera(
     img: np.ndarray, *, blur: float, noise: float, jpeg: int | None, seed: int
 ) -> np.ndarray:
@@ -74,11 +105,7 @@ def apply_camera(
     if blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if noise > 0:
-        cv2.setRNGSeed(int(seed) % 2**31)
-        n = np.empty(img.shape, np.int16)
-        cv2.randn(n, 0, noise)
-        img = cv2.add(img.astype(np.int16), n)
-        img = np.clip(img, 0, 255).astype(np.uint8)
+        img = add_noise(img, noise, seed)
     if jpeg is not None:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
         if ok:
