@@ -501,6 +501,11 @@ class GameSession:
                 "options": dict(self._setup.get("options") or {}),
             }
 
+    def state_brief(self) -> str:
+        """One short line for progress displays: ``move 9  still``."""
+        with self._lock:
+            return f"move {len(self.game.moves) + 1}  {self._status}"
+
     def subscribe(self) -> queue.Queue:
         q: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
         with self._lock:

@@ -55,18 +55,18 @@ class Timing:
     enter: int = 6
     hold: int = 3
     leave: int = 6
-    still: int = 15
+    still: int = 12
     misread: int = 3
 
     @classmethod
     def for_fps(cls, fps: float) -> Timing:
-        """About 0.4 s in, 0.2 s over the cell, 0.4 s out, 1 s still, at any frame rate."""
+        """About 0.4 s in, 0.2 s over the cell, 0.4 s out, 0.8 s still, at any frame rate."""
         k = fps / 15.0
         return cls(
             enter=max(2, round(6 * k)),
             hold=max(1, round(3 * k)),
             leave=max(2, round(6 * k)),
-            still=max(2, round(15 * k)),
+            still=max(2, round(12 * k)),
             misread=max(1, round(3 * k)),
         )
 
@@ -312,7 +312,7 @@ def demo_spec(size: tuple[int, int] = (640, 480)) -> RenderSpec:
         rotation_jitter=3.0,
         tilt_deg=12.0,
         tilt_azimuth_deg=80.0,
-        board_fraction=0.85,
+        board_fraction=0.75,
         table="wood",
         color_temp=4200.0,
         gradient=0.25,
