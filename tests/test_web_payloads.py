@@ -43,6 +43,10 @@ def test_setup_is_normalised_and_keeps_seating_order():
         ({"variant": "Classic!", "players": players("blue", "green")}, "bad_variant"),
         ({"options": {"overlap": ["a"]}, "players": players("blue", "green")}, "bad_options"),
         ({"options": "fast", "players": players("blue", "green")}, "bad_options"),
+        (
+            {"options": {"layout": "/etc/passwd"}, "players": players("blue", "green")},
+            "bad_options",
+        ),
     ],
 )
 def test_bad_setups(body, code):

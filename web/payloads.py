@@ -20,6 +20,22 @@ ORIENTATIONS = (0, 90, 180, 270)
 MAX_PLAYERS = 12
 MAX_NAME_LENGTH = 24
 MAX_OPTIONS = 32
+# Rule options the page may set. Others (a layout file path, hand sizes) are for records and the
+# command line, never for a request from the network.
+TABLE_OPTIONS = frozenset(
+    {
+        "overlap",
+        "sequences_needed",
+        "needed_by",
+        "sequence_length",
+        "corners_free",
+        "dead_card_limit",
+        "one_eyed_can_break_sequences",
+        "deck_exhaustion",
+        "forgotten_draw",
+        "table_talk_penalty",
+    }
+)
 CARD_PATTERN = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
 
 
@@ -162,6 +178,12 @@ def parse_setup(body: Any) -> dict[str, Any]:
     if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
         raise PayloadError("bad_options", "'options' must be an object of option: value")
     for key, value in options.items():
+        if key not in TABLE_OPTIONS:
+            raise PayloadError(
+                "bad_options",
+                f"option {key!r} cannot be set from the page; options: "
+                + ", ".join(sorted(TABLE_OPTIONS)),
+            )
         if not isinstance(value, str | int | float | bool) or isinstance(value, dict | list):
             raise PayloadError("bad_options", f"option {key!r} must be a string, number or boolean")
     players = body.get("players")

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 DEFAULT_VIEWERS = 20
@@ -54,6 +55,7 @@ class BackgroundServer:
 
     server: Any
     thread: threading.Thread
+    app: Any
 
     @property
     def url(self) -> str:
@@ -61,9 +63,7 @@ class BackgroundServer:
         return f"http://{host}:{self.server.effective_port}"
 
     def stop(self) -> None:
-        stopping = self.server.application.extensions["companion"].stopping
-        stopping.set()
-        self.server.close()
+        shutdown(self.server, self.app)
         self.thread.join(timeout=5)
 
 
@@ -71,7 +71,14 @@ def serve_in_background(app: Any, host: str = "127.0.0.1", port: int = 0, **kwar
     server = make_server(app, host, port, **kwargs)
     thread = threading.Thread(target=server.run, name="companion-web", daemon=True)
     thread.start()
-    return BackgroundServer(server, thread)
+    return BackgroundServer(server, thread, app)
+
+
+def shutdown(server: Any, app: Any, timeout_s: float = 3.0) -> None:
+    """Stop cleanly: end the long-lived streams, let the workers finish, close every socket."""
+    app.extensions["companion"].stopping.set()
+    server.task_dispatcher.shutdown(timeout=timeout_s)
+    wasyncore.close_all(server._map)
 
 
 def port_is_free(host: str, port: int) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 # Events the page never needs: a tick per camera frame would only cost bandwidth.
 SILENT_EVENT_TYPES = frozenset({"frame"})
 MJPEG_BOUNDARY = "companionframe"
+STOP_POLL_S = 0.25  # how often a waiting stream checks whether the server is stopping
 
 
 def format_sse(event: str, data: Any, event_id: int | None = None) -> str:
@@ -45,16 +46,21 @@ def sse_stream(
     """
     events = session.subscribe()
     counter = 0
+    poll_s = min(heartbeat_s, STOP_POLL_S)
     try:
         yield "retry: 2000\n\n"
         counter += 1
         yield format_sse("state", {"type": "state", "state": session.state()}, counter)
+        quiet_since = time.monotonic()
         while stopping is None or not stopping.is_set():
             try:
-                event = events.get(timeout=heartbeat_s)
+                event = events.get(timeout=poll_s)
             except queue.Empty:
-                yield ": keep-alive\n\n"
+                if time.monotonic() - quiet_since >= heartbeat_s:
+                    quiet_since = time.monotonic()
+                    yield ": keep-alive\n\n"
                 continue
+            quiet_since = time.monotonic()
             kind = str(event.get("type", "message")) if isinstance(event, dict) else "message"
             if kind in SILENT_EVENT_TYPES:
                 continue

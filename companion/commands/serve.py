@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.web.app import create_app
     from companion.web.pin import generate_pin
-    from companion.web.server import make_server
+    from companion.web.server import make_server, shutdown
 
     pin = args.pin or os.environ.get("COMPANION_PIN") or generate_pin()
     app = create_app(session, pin, stream_fps=args.stream_fps)
@@ -91,14 +91,15 @@ def run(args: argparse.Namespace) -> int:
 
     session.start()
     print_banner(args.host, server.effective_port, pin, source_text, args.db)
-    stop_on_sigterm()
+    stopping = app.extensions["companion"].stopping
+    stop_on_signals(stopping)
     try:
         server.run()
     except KeyboardInterrupt:
-        print("\nstopping…", file=sys.stderr)
+        pass
     finally:
-        app.extensions["companion"].stopping.set()
-        server.close()
+        print("stopping…", file=sys.stderr)
+        shutdown(server, app)
         session.stop()
     return EXIT_OK
 
@@ -210,11 +211,14 @@ def lan_addresses() -> list[str]:
     return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
-def stop_on_sigterm() -> None:
+def stop_on_signals(stopping: threading.Event) -> None:
+    """Ctrl+C / SIGTERM: end the viewers' streams first, so the server stops at once."""
     if threading.current_thread() is not threading.main_thread():
         return
 
     def handler(signum: int, frame: Any) -> None:
+        stopping.set()
         raise KeyboardInterrupt
 
+    signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)

@@ -5,7 +5,6 @@
  */
 "use strict";
 
-const COLORS = { blue: "#1d5fd8", green: "#138a3e", red: "#d0312d" };
 const SYMBOL_COLOR = { B: "blue", G: "green", R: "red" };
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const LANG_KEY = "companion.lang";
@@ -34,7 +33,6 @@ function el(tag, attrs, ...children) {
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "style") node.setAttribute("style", value);
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {
@@ -231,9 +229,10 @@ function playersOf(state, color) {
 
 function renderTurn(state) {
   $("turn-number").textContent = state.turn ?? "–";
+  $("turn-card").classList.toggle("over", Boolean(state.winner));
   const mover = state.to_move || {};
   $("to-move-name").textContent = mover.name || "–";
-  $("to-move-swatch").style.background = COLORS[mover.team] || "#999";
+  $("to-move-swatch").dataset.team = mover.team || "";
   $("to-move-swatch").title = colorName(mover.team);
   $("turn-card").dataset.team = mover.team || "";
   const scores = $("scores");
@@ -243,7 +242,7 @@ function renderTurn(state) {
     const count = state.sequences[color];
     const names = playersOf(state, color).join(", ");
     scores.append(el("div", { class: "score", "data-team": color },
-      el("span", { class: "swatch", style: "background:" + (COLORS[color] || "#999") }),
+      el("span", { class: "swatch", "data-team": color }),
       el("span", { class: "score-team", text: colorName(color) }),
       el("span", { class: "score-names muted", text: names }),
       el("b", { class: "score-count", text: count + " / " + (state.needed ?? "?") })));
@@ -383,7 +382,7 @@ function renderWinner(state) {
   if (!state.winner) { banner.hidden = true; return; }
   const names = playersOf(state, state.winner).join(", ");
   banner.replaceChildren(
-    el("span", { class: "trophy", text: "🏆" }),
+    el("span", { class: "trophy", text: "★" }),
     el("span", { text: t("winner.announce", { team: colorName(state.winner), players: names }) }));
   banner.dataset.team = state.winner;
   banner.hidden = false;
@@ -599,12 +598,12 @@ function bindCorrections() {
 // ------------------------------------------------------------------ new game setup
 
 function playerRow(name, team) {
-  const row = el("li", { class: "player-row" },
+  const row = el("li", { class: "player-row" }, el("span", {},
     el("input", { class: "player-name", value: name || "", maxlength: "24", "aria-label": t("setup.name"), placeholder: t("setup.name") }),
     el("select", { class: "player-team", "aria-label": t("setup.team") },
       ...["blue", "green", "red"].map((c) => el("option", { value: c, selected: c === team, text: colorName(c) }))),
     el("button", { type: "button", class: "ghost small", title: t("setup.up"), text: "↑", onclick: () => { if (row.previousElementSibling) row.previousElementSibling.before(row); renderSetupProblems(); } }),
-    el("button", { type: "button", class: "ghost small", title: t("setup.remove"), text: "✕", onclick: () => { row.remove(); renderSetupProblems(); } }));
+    el("button", { type: "button", class: "ghost small", title: t("setup.remove"), text: "✕", onclick: () => { row.remove(); renderSetupProblems(); } })));
   row.addEventListener("input", renderSetupProblems);
   row.addEventListener("change", renderSetupProblems);
   return row;
@@ -622,7 +621,10 @@ function prefillSetup() {
 function setupFromForm() {
   const options = {};
   for (const select of document.querySelectorAll("[data-option]")) {
-    if (select.value !== "") options[select.dataset.option] = /^\d+$/.test(select.value) ? parseInt(select.value, 10) : select.value;
+    const value = select.value;
+    if (value === "") continue;
+    options[select.dataset.option] = /^\d+$/.test(value) ? parseInt(value, 10)
+      : value === "true" ? true : value === "false" ? false : value;
   }
   const players = Array.from(document.querySelectorAll("#setup-players .player-row")).map((row) => ({
     name: row.querySelector(".player-name").value.trim(),
