@@ -112,17 +112,16 @@ def test_video_frames_share_the_scene_outside_the_new_chip():
 
 
 def test_hand_marks_the_cells_it_covers():
-    hand = HandSpec(tip=(5.0, 5.5), angle_deg=0.0, sleeve=None)
+    hand = HandSpec(tip=(5.0, 5.5), angle_deg=0.0, sleeve=None, skin=(40, 200, 40))
     spec = clean(art="text", hands=(hand,))
     img, t = render_frame(spec)
-    bare, _ = render_frame(replace(spec, hands=()))
     assert t.occluded[5, 5] and t.occluded[5, 8]  # under the fingers and the arm
     assert not t.occluded[5, 3] and not t.occluded[0, 0] and not t.occluded[9, 9]
-    centers = np.round(t.cell_centers()).astype(int)
-    for r, c in zip(*np.nonzero(t.occluded), strict=True):
-        x, y = centers[r, c]
-        if t.occluded[r, c] and r == 5 and c >= 6:
-            assert np.abs(img[y, x].astype(int) - bare[y, x].astype(int)).sum() > 30
+    # a (deliberately green) hand: a cell is marked iff enough of it is green skin
+    skin = (img[..., 1].astype(int) - img[..., [0, 2]].astype(int).max(axis=2)) > 40
+    share = changed_share(t, skin.astype(int) * 100)
+    assert (share[t.occluded] >= 0.04).all()
+    assert (share[~t.occluded] < 0.1).all()
 
 
 def test_frames_without_a_board_have_no_board_truth(tmp_path):
@@ -166,3 +165,39 @@ def test_corner_cells_stay_free_in_random_specs():
     spec = random_spec(np.random.default_rng(5))
     for r, c in CORNERS:
         assert spec.cells[r][c] == "*"
+
+
+def changed_share(t, diff: np.ndarray, n: int = 7) -> np.ndarray:
+    """10x10: share of an n x n grid of points inside each cell where ``diff`` > 30."""
+    import cv2
+
+    u = (np.arange(n) + 0.5) / n
+    out = np.zeros((10, 10))
+    for r in range(10):
+        for c in range(10):
+            pts = np.array([[c + a, r + b] for a in u for b in u], np.float64).reshape(-1, 1, 2)
+            xy = np.round(cv2.perspectiveTransform(pts, t.homography()).reshape(-1, 2)).astype(int)
+            out[r, c] = (diff[xy[:, 1], xy[:, 0]] > 30).mean()
+    return out
+
+
+def test_loose_cards_on_the_board_cover_cells_over_the_chips():
+    cells = with_chips({(r, c): "B" for r in range(1, 9) for c in range(1, 9)})
+    spec = clean(art="cards", cells=cells, board_cards=2, camera_seed=8)
+    img, t = render_frame(spec)
+    plain, _ = render_frame(replace(spec, board_cards=0))
+    assert 2 <= t.occluded.sum() <= 40
+    share = changed_share(t, np.abs(img.astype(int) - plain.astype(int)).sum(axis=2))
+    assert (share[t.occluded] >= 0.04).all()  # every hidden cell is partly covered...
+    assert (share[~t.occluded] < 0.1).all()  # ...and no visible cell is
+
+
+def test_a_held_chip_is_not_a_board_chip():
+    hand = HandSpec(tip=(4.5, 5.5), angle_deg=60.0, holding="R", sleeve=None)
+    img, t = render_frame(clean(art="text", hands=(hand,)))
+    assert t.cells == list(EMPTY_BOARD)
+    assert t.occluded[5, 4]
+    reds = (img[..., 2].astype(int) - img[..., :2].astype(int).max(axis=2)) > 100
+    x, y = np.round(t.cell_centers()[5, 4]).astype(int)
+    cell = int(np.linalg.norm(t.cell_centers()[5, 5] - t.cell_centers()[5, 4]))
+    assert reds[y - cell : y + cell, x - cell : x + cell].sum() > cell * cell * 0.3

@@ -275,6 +275,51 @@ def script_frames(
         yield from still(timing.still)
 
 
+def game_frames(
+    spec: RenderSpec,
+    script: list[Step],
+    fps: float = 15.0,
+    timing: Timing | None = None,
+    timeline: Timeline | None = None,
+) -> Iterator[tuple[np.ndarray, list[str]]]:
+    """Rendered frames of ``script`` with what a perfect reader would say about each:
+    ``(image, cells)`` where cells under a hand are ``?``."""
+    timing = timing or Timing.for_fps(fps)
+    timeline = timeline if timeline is not None else Timeline(fps=fps)
+    for n, (cells, hands) in enumerate(script_frames(spec, script, timing, fps, timeline)):
+        image, truth = render_frame(spec.with_frame(cells=cells, hands=hands, seed=n + 1))
+        timeline.frames = n + 1
+        yield image, _perfect_reading(truth)
+
+
+def _perfect_reading(truth) -> list[str]:
+    if truth.occluded is None or not truth.occluded.any():
+        return list(truth.cells)
+    return [
+        "".join("?" if truth.occluded[r][c] and ch != "*" else ch for c, ch in enumerate(row))
+        for r, row in enumerate(truth.cells)
+    ]
+
+
+class TruthReader:
+    """A stand-in for the vision that reads the renderer's ground truth (cells under a hand are
+    ``?``): replays with it measure the tracker and session alone. Set ``cells`` before each
+    frame."""
+
+    def __init__(self) -> None:
+        self.cells: list[str] | None = None
+
+    def read(self, image: np.ndarray):
+        from companion.vision.reading import BoardReading
+
+        if self.cells is None:
+            return BoardReading(board_found=False)
+        return BoardReading(True, 0, list(self.cells), np.ones((SIZE, SIZE)), None)
+
+    def straighten(self, image: np.ndarray) -> np.ndarray:
+        return cv2.resize(image, (200, 200), interpolation=cv2.INTER_AREA)
+
+
 def render_game(
     spec: RenderSpec,
     script: list[Step],
@@ -285,17 +330,14 @@ def render_game(
 ) -> Timeline:
     """Render ``script`` with the fixed camera of ``spec`` into ``out_video`` (mp4v or MJPG)."""
     out_video = Path(out_video)
-    timing = timing or Timing.for_fps(fps)
     timeline = Timeline(fps=fps)
     fourcc = "MJPG" if out_video.suffix.lower() == ".avi" else "mp4v"
     writer = cv2.VideoWriter(str(out_video), cv2.VideoWriter_fourcc(*fourcc), fps, spec.size)
     if not writer.isOpened():
         raise OSError(f"cannot write video {out_video} with codec {fourcc}")
     try:
-        for n, (cells, hands) in enumerate(script_frames(spec, script, timing, fps, timeline)):
-            image, _ = render_frame(spec.with_frame(cells=cells, hands=hands, seed=n + 1))
+        for n, (image, _) in enumerate(game_frames(spec, script, fps, timing, timeline)):
             writer.write(image)
-            timeline.frames = n + 1
             if progress is not None:
                 progress(n + 1)
     finally:

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from companion.render.camera import project
+from companion.render.chips import CHIP_COLORS, chip_sprite, paste_chip
 from companion.render.spec import HandSpec
 
 SHIFT = 4
@@ -38,7 +39,8 @@ def _capsule(a: np.ndarray, b: np.ndarray, width: float) -> np.ndarray:
 
 
 def hand_polygons(hand: HandSpec, grid_to_image: np.ndarray, frame_size):
-    """``(finger polygons, palm+thumb+arm polygons, sleeve polygons, unit)`` in image pixels."""
+    """``(finger polygons, palm+thumb+arm polygons, sleeve polygons, unit, at)`` in image
+    pixels; ``at(s, t)`` maps hand units (along the arm from the fingertips, across) to pixels."""
     tx, ty = hand.tip
     tip_img, ux, uy = project(grid_to_image, [(tx, ty), (tx + 1, ty), (tx, ty + 1)])
     unit = min(np.linalg.norm(ux - tip_img), np.linalg.norm(uy - tip_img)) * hand.scale
@@ -90,11 +92,12 @@ def hand_polygons(hand: HandSpec, grid_to_image: np.ndarray, frame_size):
                 ]
             )
         )
-    return fingers, [palm, thumb, arm], sleeves, unit
+    return fingers, [palm, thumb, arm], sleeves, unit, at
 
 
 def _fill(mask: np.ndarray, polys) -> None:
-    cv2.fillPoly(mask, [np.round(p * ONE).astype(np.int32) for p in polys], 255, cv2.LINE_AA, SHIFT)
+    for p in polys:  # one call each: overlapping polygons in one call cancel out
+        cv2.fillPoly(mask, [np.round(p * ONE).astype(np.int32)], 255, cv2.LINE_AA, SHIFT)
 
 
 def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
@@ -116,7 +119,8 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
     coverage = np.zeros((h, w), np.uint8)
     lx, ly = math.cos(math.radians(light_deg)), math.sin(math.radians(light_deg))
     for hand in hands:
-        fingers, body, sleeves, unit = hand_polygons(hand, grid_to_image, (w, h))
+        fingers, body, sleeves, unit, at = hand_polygons(hand, grid_to_image, (w, h))
+        spread = 1 + 0.45 * hand.spread
         skin_mask = np.zeros((h, w), np.uint8)
         _fill(skin_mask, body)
         for f in fingers:
@@ -163,6 +167,20 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
         for f in fingers:
             pts = np.round((f - offs) * ONE).astype(np.int32)
             cv2.polylines(out, [pts], True, crease, 1, cv2.LINE_AA, SHIFT)
+        if hand.holding is not None:  # a chip pinched under the thumb and index fingertips
+            centre = at(0.05, -0.12) - offs
+            sprite = chip_sprite(
+                CHIP_COLORS[hand.holding], max(4, round(0.8 * unit)), int(light_deg)
+            )
+            paste_chip(out, (centre[0], centre[1]), sprite)
+            r = 0.45 * unit
+            cv2.circle(
+                mask, tuple(int(v) for v in np.round(centre + offs)), max(1, round(r)), 255, -1
+            )
+            for off, start, width in FINGERS[1:3]:  # fingertips over the chip's edge
+                tip = _capsule(at(start + 0.25, off * spread), at(0.9, off), width * unit) - offs
+                skin = tuple(0.92 * v for v in hand.skin)
+                cv2.fillPoly(out, [np.round(tip * ONE).astype(np.int32)], skin, cv2.LINE_AA, SHIFT)
         roi[:] = out
         coverage = cv2.max(coverage, mask)
     return coverage

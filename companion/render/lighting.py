@@ -23,8 +23,11 @@ def kelvin_gains(kelvin: float, white_balance: float = 0.65) -> np.ndarray:
     return gains[::-1].astype(np.float32)  # BGR
 
 
-def gain_map(size, *, kelvin, brightness, gradient, gradient_angle_deg, vignette) -> np.ndarray:
-    """HxWx3 uint8 multiplicative light map (128 = unchanged)."""
+def gain_map(
+    size, *, kelvin, brightness, gradient, gradient_angle_deg, vignette, shading=None
+) -> np.ndarray:
+    """HxWx3 uint8 multiplicative light map (128 = unchanged); ``shading`` is an optional HxW
+    float32 factor (board wrinkles, a person's shadow)."""
     w, h = size
     sw, sh = max(8, w // 8), max(8, h // 8)
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
@@ -35,7 +38,27 @@ def gain_map(size, *, kelvin, brightness, gradient, gradient_angle_deg, vignette
     vig = 1 - vignette * r2
     light = (brightness * ramp * vig)[..., None] * kelvin_gains(kelvin)[None, None, :]
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    if shading is not None:
+        light *= shading[..., None]
     return np.clip(light * GAIN_ONE, 0, 255).astype(np.uint8)
+
+
+def person_shadow(size, strength: float, rng) -> np.ndarray | None:
+    """A large soft shadow (someone leaning over the table) entering from a frame edge."""
+    if strength <= 0:
+        return None
+    w, h = size
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    side = rng.integers(0, 4)
+    cx = [rng.uniform(0, sw), sw, rng.uniform(0, sw), 0][side]
+    cy = [0, rng.uniform(0, sh), sh, rng.uniform(0, sh)][side]
+    r = rng.uniform(0.25, 0.5) * max(sw, sh)
+    d = np.hypot(xx - cx, yy - cy) / r
+    dark = np.clip(1.2 - d, 0, 1) ** 0.8
+    dark = cv2.GaussianBlur(dark, (0, 0), max(1.0, 0.08 * max(sw, sh)))
+    out = 1 - strength * dark
+    return cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def glare_map(size, spots: int, strength: float, region, rng) -> np.ndarray | None:

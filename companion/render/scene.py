@@ -17,6 +17,7 @@ from companion.render.art import BoardArt, build_art
 from companion.render.camera import board_homography, project, raised_shift
 from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
 from companion.render.hands import draw_hands
+from companion.render.overlay import Overlay, loose_cards
 from companion.render.spec import RenderSpec
 from companion.render.table import add_clutter, background
 from companion.render.truth import Truth
@@ -47,6 +48,7 @@ class Scene:
     orientation: int | None = None
     base: np.ndarray | None = None  # static frame before the grid patch was warped onto it
     chip_lifts: np.ndarray | None = None  # 10x10x2 int texture pixels (chip side wall)
+    overlay: Overlay | None = None  # loose cards lying on the board
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -111,7 +113,7 @@ def build_scene(spec: RenderSpec) -> Scene:
     if not spec.board:
         cell_px = min(w, h) * spec.board_fraction / 12
         add_clutter(img, None, spec.clutter, cell_px, rng)
-        gains = _gains(spec)
+        gains = _gains(spec, lighting.person_shadow(spec.size, spec.shadow, rng))
         glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, (0, 0, w, h), rng)
         return Scene(spec, spec.size, img, gains, glare)
     art = build_art(spec.art, spec.palette, spec.cell_aspect, _pick_cell_px(spec))
@@ -144,6 +146,10 @@ def build_scene(spec: RenderSpec) -> Scene:
     # from the static scene only where chips are
     base = img.copy()
     _warp_patch(patch, patch_to_image, img)
+    overlay_rng = np.random.default_rng([spec.camera_seed, 7])  # own stream: chips unchanged
+    overlay = loose_cards(spec.board_cards, grid_to_image, spec.size, overlay_rng)
+    if overlay is not None:
+        overlay.apply(img)
     corners = project(grid_to_image, [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
     # chips: where players put them (off-centre), a little size spread, the set's colours
     offsets = rng.uniform(-0.11, 0.11, (SIZE, SIZE, 2))
@@ -153,6 +159,10 @@ def build_scene(spec: RenderSpec) -> Scene:
         for k, nominal in CHIP_COLORS.items()
     }
     light_tex = int(round((spec.light_angle_deg - _roll(spec)) / 15) * 15) % 360
+    shading = board_shading(spec, art, tex_to_image, rng)
+    person = lighting.person_shadow(spec.size, spec.shadow, rng)
+    if person is not None:
+        shading *= person
     ys, xs = np.nonzero(mask > 127)
     region = (xs.min(), ys.min(), xs.max(), ys.max()) if len(xs) else (0, 0, w, h)
     glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, region, rng)
@@ -160,7 +170,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         spec,
         spec.size,
         img,
-        _gains(spec),
+        _gains(spec, shading),
         glare,
         art,
         tex_to_image,
@@ -176,6 +186,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         orientation_of(corners),
         base,
         _chip_lifts(spec, art),
+        overlay,
     )
 
 
@@ -212,7 +223,41 @@ def _warp_patch(patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray
     )
 
 
-def _gains(spec: RenderSpec) -> np.ndarray:
+def board_shading(spec: RenderSpec, art: BoardArt, tex_to_image, rng) -> np.ndarray:
+    """HxW float32 factor over the board: a soft uneven surface and the fold creases' facets
+    (the halves of a folded board catch the light differently)."""
+    th, tw = art.image.shape[:2]
+    sh, sw = 48, max(8, round(48 * tw / th))
+    small = rng.normal(0, 1, (6, max(2, round(6 * tw / th)))).astype(np.float32)
+    field = cv2.resize(small, (sw, sh), interpolation=cv2.INTER_CUBIC)
+    fine = cv2.resize(
+        rng.normal(0, 1, (14, max(2, round(14 * tw / th)))).astype(np.float32),
+        (sw, sh),
+        interpolation=cv2.INTER_CUBIC,
+    )
+    amp = 0.035 if spec.art == "cards" else 0.02
+    shade = 1 + spec.wrinkles * (amp * field + 0.5 * amp * fine)
+    if spec.art == "cards":  # a board folded in half (and sometimes in quarters)
+        facet = rng.uniform(-0.04, 0.04) * spec.wrinkles
+        shade[: sh // 2] *= 1 + facet
+        shade[sh // 2 :] *= 1 - facet
+        if rng.random() < 0.5:
+            facet2 = rng.uniform(-0.03, 0.03) * spec.wrinkles
+            shade[:, : sw // 2] *= 1 + facet2
+            shade[:, sw // 2 :] *= 1 - facet2
+    scale = np.array([[sw / tw, 0, 0], [0, sh / th, 0], [0, 0, 1]])
+    to_image = tex_to_image @ np.linalg.inv(scale)
+    return cv2.warpPerspective(
+        shade.astype(np.float32),
+        to_image,
+        spec.size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=1.0,
+    )
+
+
+def _gains(spec: RenderSpec, shading: np.ndarray | None = None) -> np.ndarray:
     return lighting.gain_map(
         spec.size,
         kelvin=spec.color_temp,
@@ -220,6 +265,7 @@ def _gains(spec: RenderSpec) -> np.ndarray:
         gradient=spec.gradient,
         gradient_angle_deg=spec.gradient_angle_deg,
         vignette=spec.vignette,
+        shading=shading,
     )
 
 
@@ -268,6 +314,8 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         if patch is not None:
             frame = scene.base.copy()
             _warp_patch(patch, scene.patch_to_image, frame)
+            if scene.overlay is not None:
+                scene.overlay.apply(frame)
     grid_to_image = scene.grid_to_image
     if grid_to_image is None:  # no board: hands still placed as if a board were centred
         w, h = spec.size
@@ -282,6 +330,9 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     )
     if not spec.board:
         return frame, Truth(False, size=spec.size, spec=spec.to_json())
+    if scene.overlay is not None:
+        mask = scene.overlay.mask
+        coverage = mask if coverage is None else cv2.max(coverage, mask)
     occluded = (
         occlusion(coverage, scene.grid_to_image)
         if coverage is not None

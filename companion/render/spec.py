@@ -50,6 +50,7 @@ class HandSpec:
     sleeve: tuple[int, int, int] | None = (90, 60, 40)
     sleeve_at: float = 2.6
     spread: float = 0.3  # 0 = fingers together, 1 = spread wide
+    holding: str | None = None  # "B" / "G" / "R": a chip pinched at the fingertips
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -89,6 +90,7 @@ class RenderSpec:
     # table
     table: str = "wood"
     clutter: int = 0
+    board_cards: int = 0  # loose playing cards lying on the board (cover cells)
     # light and camera
     light_angle_deg: float = 45.0  # direction the light comes from, in the image
     brightness: float = 1.0
@@ -98,6 +100,8 @@ class RenderSpec:
     vignette: float = 0.0  # 0..1
     glare: float = 0.0  # 0..1 strength of glare spots
     glare_spots: int = 0
+    shadow: float = 0.0  # 0..1 depth of a large soft shadow from someone at the table
+    wrinkles: float = 0.0  # 0..1 unevenness of the board surface (vinyl mat, paper)
     noise: float = 0.0  # sigma in grey levels
     blur: float = 0.0  # Gaussian sigma in pixels
     jpeg: int | None = None  # JPEG quality of the round trip, None for none
@@ -171,7 +175,9 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.cell_aspect == 0 or 0.5 <= spec.cell_aspect <= 2.5, "cell_aspect: 0 or 0.5..2.5")
     _check(spec.jpeg is None or 5 <= spec.jpeg <= 100, "jpeg quality must be within 5..100")
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
+    _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(spec.clutter >= 0 and spec.glare_spots >= 0, "clutter and glare_spots >= 0")
+    _check(0 <= spec.board_cards <= 6, "board_cards must be within 0..6")
     _check(
         len(spec.cells) == SIZE and all(len(row) == SIZE for row in spec.cells),
         "cells must be 10 strings of 10 symbols",
@@ -188,3 +194,4 @@ def validate(spec: RenderSpec) -> None:
     for hand in spec.hands:
         _check(isinstance(hand, HandSpec), "hands must be HandSpec values")
         _check(0.2 <= hand.scale <= 3, "hand scale must be within 0.2..3")
+        _check(hand.holding in (None, "B", "G", "R"), "a hand holds None, 'B', 'G' or 'R'")

@@ -73,7 +73,7 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _card_patch(rng, w, h):
+def card_patch(rng, w, h):
     """A loose playing card (face or back), upright, with its own alpha mask."""
     img = np.full((h, w, 3), 244, np.uint8)
     if rng.random() < 0.4:  # back: a red or blue lattice inside a white border
@@ -121,7 +121,7 @@ def add_clutter(
             angle = rng.uniform(0, 180)
             if kind == "card":
                 cw_, ch_ = round(2.4 * cell_px), round(3.4 * cell_px)
-                patch = _card_patch(rng, max(8, cw_), max(10, ch_))
+                patch = card_patch(rng, max(8, cw_), max(10, ch_))
             elif kind == "pen":
                 patch = np.zeros(
                     (max(3, round(0.35 * cell_px)), max(12, round(5 * cell_px)), 3), np.uint8
