@@ -97,7 +97,8 @@ class GameSession:
         self.tracker = BoardTracker(tracker_config)
         self._status = WATCHING
         self._status_message = "waiting for the first frame"
-        self._mismatch: list[str] = []
+        self._mismatch: list[str] = []  # cells the table must fix
+        self._waiting: str | None = None  # why the game waits for the board, if it does
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
         self._latest: Frame | None = None
@@ -140,7 +141,7 @@ class GameSession:
         tracker's board: the chips are still physically there, so they are not ruled on again;
         the table is asked to make the board match instead.
         """
-        self._mismatch = []
+        self._clear_wait()
         self._just_cleared = None
         if reset_tracker:
             self.tracker.reset(self.game.board_strings(), rearm=True)
@@ -202,7 +203,7 @@ class GameSession:
             self._latest = frame
             if update.settled is not None:
                 self._on_settled(update.settled, frame)
-            else:
+            elif reading is not None or update.status == WATCHING:
                 self._follow_tracker(update.status, update.hidden)
         if frame.timestamp - self._last_tick >= FRAME_EVENT_INTERVAL:
             self._last_tick = frame.timestamp
@@ -221,16 +222,18 @@ class GameSession:
             return
         if status == NO_BOARD:
             self._set_status(NO_BOARD, "no board in view")
-        elif status in (WATCHING, SETTLING):
-            if self._status == WAITING_FOR_BOARD and status == SETTLING:
-                return  # keep asking for the fix until a settled board shows it
+        elif status == WATCHING:
             message = (
                 "hands over the board"
                 if not hidden
                 else "cells hidden: " + ", ".join(cell_name(c) for c in hidden[:6])
             )
             self._set_status(WATCHING, message)
-        elif status == STILL and self._status != WAITING_FOR_BOARD:
+        elif self._waiting is not None:  # keep asking for the fix until the board shows it
+            self._set_status(WAITING_FOR_BOARD, self._waiting)
+        elif status == SETTLING:
+            self._set_status(WATCHING, "board still, settling")
+        elif status == STILL:
             self._set_status(STILL, "board is still")
 
     def _on_settled(self, board: list[str], frame: Frame) -> None:
@@ -240,8 +243,8 @@ class GameSession:
         meaning = interpret(change, game.color_to_move, None if declared else self._just_cleared)
         if meaning.kind == NONE:
             self._settled_frame = frame.image
-            if self._status == WAITING_FOR_BOARD:
-                self._mismatch = []
+            if self._waiting is not None:
+                self._clear_wait()
                 self._emit({"type": "mismatch", "cells": [], "message": "board matches again"})
             self._set_status(
                 GAME_OVER if game.is_over else STILL,
@@ -286,7 +289,7 @@ class GameSession:
         if ruling.legal:
             self._declared = None
             self._just_cleared = move.cell if move.kind == "remove" else None
-            self._mismatch = []
+            self._clear_wait()
             if frame is not None:
                 self._settled_frame = frame.image
             if game.is_over:
@@ -294,16 +297,21 @@ class GameSession:
                 self._set_status(GAME_OVER, f"{game.winner} wins", emit=False)
             else:
                 self._set_status(STILL, f"move {ruling.move_number}: {ruling.message}", emit=False)
-        elif move.kind in ("place", "remove"):
-            self._mismatch = [cell_name(move.cell)] if move.cell else []
-            self._set_status(
-                WAITING_FOR_BOARD,
-                f"illegal: {ruling.message} Put the board back as it was.",
-                emit=False,
-            )
+        elif move.kind in ("place", "remove") and move.cell is not None:
+            self._wait([cell_name(move.cell)], f"Illegal: {ruling.message} Put the board back.")
         self._emit({"type": "ruling", "ruling": ruling_json})
         self._emit_state()
         return ruling_json
+
+    def _wait(self, cells: list[str], message: str) -> None:
+        """Hold the game until a settled board matches it again; the page shows ``cells``."""
+        self._mismatch = list(cells)
+        self._waiting = message
+        self._set_status(WAITING_FOR_BOARD, message, emit=False)
+
+    def _clear_wait(self) -> None:
+        self._mismatch = []
+        self._waiting = None
 
     def _rule_mismatch(self, cells: list[str], reason: str) -> None:
         ruling = {
@@ -319,8 +327,7 @@ class GameSession:
         }
         self.store.add_ruling(self.game_id, ruling)
         self._rulings.append(ruling)
-        self._mismatch = cells
-        self._set_status(WAITING_FOR_BOARD, ruling["message"], emit=False)
+        self._wait(cells, ruling["message"])
         self._emit({"type": "mismatch", "cells": cells, "message": ruling["message"]})
         self._emit({"type": "ruling", "ruling": ruling})
         self._emit_state()
@@ -357,7 +364,7 @@ class GameSession:
         with self._lock:
             if not self.game.moves:
                 raise SessionError("nothing_to_undo", "there is no move to undo")
-            number = len(self.game.rulings)
+            number = next(r.move_number for r in reversed(self.game.rulings) if r.legal)
             was_over = self.game.is_over
             seen = self.tracker.stable_board
             self.game.pop()
@@ -368,13 +375,11 @@ class GameSession:
             self._declared = None
             change = BoardChange.between(self.game.board_strings(), seen)
             if change:
-                self._mismatch = change.cells
-                self._set_status(
-                    WAITING_FOR_BOARD,
-                    "move undone: make the board match the game again ("
+                self._wait(
+                    change.cells,
+                    "Move undone: make the board match the game again ("
                     + ", ".join(change.cells)
-                    + ")",
-                    emit=False,
+                    + ").",
                 )
             else:
                 self._set_status(STILL, "move undone", emit=False)

@@ -117,6 +117,9 @@ def test_two_chips_at_once_are_a_mismatch_until_fixed(table):
     assert state["rulings"][-1]["code"] == "board_mismatch"
     assert state["rulings"][-1]["cells"] == ["C3", "D4"]
     assert state["mismatch"] == ["C3", "D4"]
+    table.move(board_with(C3="B", D4="B"))  # a hand passes but nothing is fixed
+    assert table.session.state()["status"] == "waiting_for_board"
+    assert len(table.session.state()["rulings"]) == 1  # not ruled twice
     table.move(board_with(C3="B"))  # one taken back: now it is one legal move
     assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
     events = []

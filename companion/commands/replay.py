@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
         "video_seconds": round(video_seconds, 2),
         "elapsed_seconds": round(elapsed, 2),
         "speed": round(video_seconds / elapsed, 2) if elapsed > 0 else None,
-        "moves": len(state["moves"]),
+        "moves_applied": len(state["moves"]),
+        "record_moves": len(record["moves"]),
         "rulings": [
             {k: r.get(k) for k in ("move", "legal", "code", "message", "cells") if k in r}
             for r in state["rulings"]

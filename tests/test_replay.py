@@ -1,0 +1,138 @@
+"""Replays: the whole live pipeline on rendered games, and the ``companion replay`` command."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.capture.frame import Frame
+from companion.cli import main
+from companion.render.game_video import (
+    HOVER,
+    MISREAD,
+    PLACE,
+    PUT_BACK,
+    REMOVE,
+    Step,
+    TruthReader,
+    check_script,
+    demo_script,
+    demo_spec,
+    game_frames,
+    script_record,
+)
+from companion.session import GameSession
+from companion.store import Store
+
+DEMO = Path(__file__).resolve().parent.parent / "sample_images" / "demo_game"
+
+
+def replay_with_truth(spec, script, fps=15.0) -> GameSession:
+    """Run rendered frames through a real session whose 'vision' is the renderer's truth."""
+    reader = TruthReader()
+    session = GameSession(store=Store(), reader=reader)
+    for i, (image, cells) in enumerate(game_frames(spec, script, fps)):
+        reader.cells = cells
+        session.process_frame(Frame(image, i / fps, i, "render"))
+    return session
+
+
+def test_the_demo_script_is_refereed_exactly_from_rendered_frames():
+    """Real motion from real rendered hands, perfect cell reads: tracker + session + referee."""
+    spec = dataclasses.replace(demo_spec((320, 240)), camera_seed=5)
+    script = demo_script()
+    session = replay_with_truth(spec, script)
+    expected = script_record(script)
+    assert session.export_record() == expected
+    codes = [r["code"] for r in session.state()["rulings"]]
+    assert codes.count("remove_locked") == 1  # the illegal removal, then it was put back
+    assert "board_mismatch" not in codes  # the misread flicker and the hover made no ruling
+    assert len(codes) == len(expected["moves"])
+    assert session.state()["winner"] == "blue"
+    assert session.state()["status"] == "game_over"
+
+
+def test_scripts_are_checked_before_rendering():
+    with pytest.raises(ValueError, match="corner"):
+        check_script([Step(PLACE, "blue", "A1")])
+    with pytest.raises(ValueError, match="kind"):
+        check_script([Step("jump", "blue", "B2")])
+    with pytest.raises(ValueError, match="color"):
+        check_script([Step(PLACE, "purple", "B2")])
+    kinds = {s.kind for s in demo_script()}
+    assert kinds == {PLACE, REMOVE, PUT_BACK, HOVER, MISREAD}
+
+
+def test_demo_record_matches_its_script():
+    expected = json.loads((DEMO / "expected_record.json").read_text())
+    assert expected == script_record(demo_script())
+
+
+def test_replay_reproduces_the_demo_record_exactly(tmp_path, capsys):
+    out = tmp_path / "record.json"
+    code = main(["replay", str(DEMO / "game.mp4"), "--record", str(out), "--quiet"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    expected = json.loads((DEMO / "expected_record.json").read_text())
+    assert json.loads(out.read_text()) == expected
+    assert summary["winner"] == "blue" and summary["record_moves"] == len(expected["moves"])
+
+
+def test_replay_names_the_players(tmp_path, capsys):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    import cv2
+
+    from companion.render import render_frame
+
+    image, _ = render_frame(demo_spec((320, 240)))
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i:03}.png"), image)
+    out = tmp_path / "r.json"
+    code = main(
+        [
+            "replay",
+            str(frames),
+            "--record",
+            str(out),
+            "--players",
+            "Ann:green,Bo:blue",
+            "--quiet",
+            "--db",
+            str(tmp_path / "g.db"),
+        ]
+    )
+    assert code == 0
+    record = json.loads(out.read_text())
+    assert record["players"] == [{"name": "Ann", "team": "green"}, {"name": "Bo", "team": "blue"}]
+    assert record["moves"] == []
+    assert json.loads(capsys.readouterr().out)["frames"] == 3
+    assert (tmp_path / "g.db").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing.mp4"], "does not exist"),
+        (["{demo}", "--players", "Ann"], "NAME:TEAM"),
+        (["{demo}", "--players", "Ann:blue"], "bad setup"),
+        (["{demo}", "--option", "nonsense"], "KEY=VALUE"),
+        (["{demo}", "--window", "-1"], "--window"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(tmp_path, capsys, args, message):
+    args = [a.replace("{demo}", str(DEMO / "game.mp4")) for a in args]
+    code = main(["replay", *args, "--record", str(tmp_path / "r.json"), "--quiet"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_unwritable_record_folder_exits_2(tmp_path, capsys):
+    code = main(["replay", str(DEMO / "game.mp4"), "--record", str(tmp_path / "no" / "r.json")])
+    assert code == 2
+    assert "does not exist" in capsys.readouterr().err
