@@ -13,15 +13,11 @@ import signal
 import socket
 import sys
 import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_ADDRESS = 3
-VIDEO_SUFFIXES = (".avi", ".mp4", ".mkv", ".mov", ".webm")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -117,23 +113,6 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--pin must be 4 to 12 letters or digits")
 
 
-def demo_game_dir() -> Path:
-    """``sample_images/demo_game`` next to the package (source checkout or editable install)."""
-    import companion
-
-    return Path(companion.__file__).resolve().parent.parent / "sample_images" / "demo_game"
-
-
-def demo_video() -> Path:
-    folder = demo_game_dir()
-    videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
-    if not videos:
-        raise UsageError(
-            f"the bundled demo game is missing ({folder}); pass --source VIDEO|FOLDER|URL|0"
-        )
-    return videos[0]
-
-
 def build_session(args: argparse.Namespace) -> tuple[Any, str]:
     """Open the source and the store and wrap them in a ``GameSession``."""
     try:
@@ -144,7 +123,12 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
     except ImportError as exc:
         raise UsageError(f"this installation is incomplete ({exc})") from None
 
-    spec = args.source if args.source is not None else str(demo_video())
+    from companion.web.replay import DemoMissing, PacedSource, demo_video
+
+    try:
+        spec = args.source if args.source is not None else str(demo_video())
+    except DemoMissing as exc:
+        raise UsageError(str(exc)) from None
     label = spec if args.source is not None else f"the bundled demo game ({spec})"
     try:
         source = open_source(spec)
@@ -157,38 +141,6 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
     except StoreError as exc:
         raise UsageError(f"cannot use database {args.db}: {exc}") from None
     return GameSession(store=store, source=source), label
-
-
-class PacedSource:
-    """Hands out a file's frames no faster than their timestamps (times ``speed``).
-
-    A recorded game then plays on the page as it happened instead of finishing in a few seconds.
-    Everything else is delegated to the wrapped source.
-    """
-
-    def __init__(self, source: Any, speed: float = 1.0) -> None:
-        self._source = source
-        self._speed = speed
-        self._start: float | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._source, name)
-
-    def read(self) -> Any:
-        frame = self._source.read()
-        if frame is None:
-            return None
-        now = time.monotonic()
-        if self._start is None:
-            self._start = now - frame.timestamp / self._speed
-        delay = self._start + frame.timestamp / self._speed - now
-        if delay > 0:
-            time.sleep(delay)
-        return frame
-
-    def __iter__(self) -> Iterator[Any]:
-        while (frame := self.read()) is not None:
-            yield frame
 
 
 def print_banner(host: str, port: int, pin: str, source: str, db: str | None) -> None:

@@ -20,7 +20,7 @@ const app = {
 };
 
 /* Figures the browser tests read: when each ruling reached the screen (epoch seconds). */
-window.companionMetrics = { rulingShownAt: {}, stateRenders: 0, eventsReceived: 0 };
+window.companionMetrics = { rulingShownAt: {}, rulingShownAtByContent: {}, stateRenders: 0, eventsReceived: 0 };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -216,7 +216,8 @@ function renderState(state) {
 }
 
 function renderStatus(state) {
-  const status = state.status || "watching";
+  // A finished demo video ends the camera, but the game's result is what matters on the page.
+  const status = state.winner ? "game_over" : state.status || "watching";
   const bar = $("status-bar");
   bar.dataset.status = status;
   const words = app.catalog.ui["status." + status] || status;
@@ -338,6 +339,8 @@ function renderRulings(rulings, moves) {
   rulings.forEach((ruling, index) => {
     const key = rulingKey(ruling, index);
     if (!(key in window.companionMetrics.rulingShownAt)) window.companionMetrics.rulingShownAt[key] = now;
+    const content = JSON.stringify([ruling.move ?? null, ruling.code ?? null, ruling.message ?? null]);
+    if (!(content in window.companionMetrics.rulingShownAtByContent)) window.companionMetrics.rulingShownAtByContent[content] = now;
     list.prepend(rulingItem(ruling, index, moves));
   });
   const latest = rulings.length - 1;
