@@ -24,7 +24,6 @@ BLACK_INK = (30, 28, 26)
 DEFAULT_ASPECT = {"text": 1.0, "cards": 1.5}
 
 # (board colour, card/paper colour, emblem colour) per palette, BGR
-TEXT_PAPERS = [(238, 242, 244), (214, 232, 242), (226, 228, 226), (205, 222, 232)]
 CARDS_BOARDS = [
     ((150, 150, 146), (246, 246, 244), (70, 70, 70)),  # grey folding board
     ((178, 178, 172), (242, 244, 246), (60, 60, 150)),  # light grey
@@ -49,7 +48,7 @@ class BoardArt:
 
 
 def palette_count(art: str) -> int:
-    return len(TEXT_PAPERS) if art == "text" else len(CARDS_BOARDS)
+    return len(TEXT_STYLES) if art == "text" else len(CARDS_BOARDS)
 
 
 @lru_cache(maxsize=6)
@@ -57,7 +56,7 @@ def build_art(art: str, palette: int, cell_aspect: float, cell_h: int) -> BoardA
     """The texture of one board art; cached because scenes of a video share it."""
     aspect = cell_aspect or DEFAULT_ASPECT[art]
     if art == "text":
-        return _text_board(palette % len(TEXT_PAPERS), aspect, cell_h)
+        return _text_board(palette % len(TEXT_STYLES), aspect, cell_h)
     if art == "cards":
         return _cards_board(palette % len(CARDS_BOARDS), aspect, cell_h)
     raise ValueError(f"unknown board art {art!r}")
@@ -102,32 +101,76 @@ def _star(img, center, radius, color):
 # ---------------------------------------------------------------- text art
 
 
+@dataclass(frozen=True, slots=True)
+class TextStyle:
+    """How one home-made board was printed."""
+
+    paper: tuple[int, int, int]
+    font: int
+    layout: str  # "stacked": rank over suit; "side": rank left, suit right; "corner": big suit
+    lines: tuple[int, int, int]
+    free: str  # "star", "free", "ring"
+
+
+TEXT_STYLES = [
+    TextStyle((238, 242, 244), cv2.FONT_HERSHEY_DUPLEX, "stacked", (30, 28, 26), "star"),
+    TextStyle((214, 232, 242), cv2.FONT_HERSHEY_SIMPLEX, "side", (90, 90, 90), "free"),
+    TextStyle((226, 228, 226), cv2.FONT_HERSHEY_TRIPLEX, "corner", (30, 28, 26), "ring"),
+    TextStyle((205, 222, 232), cv2.FONT_HERSHEY_COMPLEX, "stacked", (120, 60, 20), "free"),
+    TextStyle((244, 244, 244), cv2.FONT_HERSHEY_SIMPLEX, "side", (30, 28, 26), "ring"),
+    TextStyle((200, 236, 236), cv2.FONT_HERSHEY_DUPLEX, "corner", (70, 70, 70), "star"),
+]
+
+
+def _text_cell(img, card, x0, y0, cw, ch, style: TextStyle) -> None:
+    ink = _ink(card)
+    label = rank_label(card)
+    cx = x0 + cw / 2
+    if style.layout == "stacked":
+        _put_centered(img, label, (cx, y0 + 0.33 * ch), 0.3 * ch, ink, style.font)
+        draw_suit(img, card[1], (cx, y0 + 0.7 * ch), 0.34 * ch, ink)
+    elif style.layout == "side":
+        _put_centered(img, label, (x0 + 0.32 * cw, y0 + 0.5 * ch), 0.34 * ch, ink, style.font)
+        draw_suit(img, card[1], (x0 + 0.72 * cw, y0 + 0.5 * ch), 0.4 * ch, ink)
+    else:  # small rank in the corner, a big suit in the middle
+        _put_centered(img, label, (x0 + 0.2 * cw, y0 + 0.2 * ch), 0.2 * ch, ink, style.font)
+        draw_suit(img, card[1], (cx + 0.06 * cw, y0 + 0.56 * ch), 0.52 * ch, ink)
+
+
+def _text_free(img, x0, y0, cw, ch, style: TextStyle) -> None:
+    cx, cy = x0 + cw / 2, y0 + ch / 2
+    if style.free == "star":
+        _star(img, (cx, cy - 0.1 * ch), 0.28 * ch, (40, 150, 210))
+        _put_centered(img, "FREE", (cx, y0 + 0.82 * ch), 0.13 * ch, BLACK_INK, style.font)
+    elif style.free == "free":
+        _put_centered(img, "FREE", (cx, cy), 0.22 * ch, BLACK_INK, style.font, ratio=0.16)
+    else:
+        r = round(0.32 * ch)
+        cv2.circle(img, (round(cx), round(cy)), r, BLACK_INK, max(1, round(0.05 * ch)), cv2.LINE_AA)
+        cv2.circle(img, (round(cx), round(cy)), max(1, r // 3), RED_INK, -1, cv2.LINE_AA)
+
+
 def _text_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
+    style = TEXT_STYLES[palette]
     rng = np.random.default_rng(1000 + palette)
     cw, ch = cell_h * aspect, float(cell_h)
     margin = 0.45 * ch
     w, h = round(SIZE * cw + 2 * margin), round(SIZE * ch + 2 * margin)
-    img = _paper_texture((h, w), TEXT_PAPERS[palette], rng)
+    img = _paper_texture((h, w), style.paper, rng)
     line = max(1, round(ch * 0.025))
     for r in range(SIZE):
         for c in range(SIZE):
             x0, y0 = margin + c * cw, margin + r * ch
-            center = (x0 + cw / 2, y0 + ch / 2)
             if is_free(r, c):
-                _star(img, (center[0], center[1] - 0.1 * ch), 0.28 * ch, (40, 150, 210))
-                _put_centered(img, "FREE", (center[0], y0 + 0.82 * ch), 0.13 * ch, BLACK_INK)
-                continue
-            card = card_at(r, c)
-            ink = _ink(card)
-            label = rank_label(card)
-            _put_centered(img, label, (center[0], y0 + 0.33 * ch), 0.3 * ch, ink)
-            draw_suit(img, card[1], (center[0], y0 + 0.7 * ch), 0.34 * ch, ink)
+                _text_free(img, x0, y0, cw, ch, style)
+            else:
+                _text_cell(img, card_at(r, c), x0, y0, cw, ch, style)
     for i in range(SIZE + 1):
         x = round(margin + i * cw)
         y = round(margin + i * ch)
         t = line * 2 if i in (0, SIZE) else line
-        cv2.line(img, (x, round(margin)), (x, round(margin + SIZE * ch)), BLACK_INK, t)
-        cv2.line(img, (round(margin), y), (round(margin + SIZE * cw), y), BLACK_INK, t)
+        cv2.line(img, (x, round(margin)), (x, round(margin + SIZE * ch)), style.lines, t)
+        cv2.line(img, (round(margin), y), (round(margin + SIZE * cw), y), style.lines, t)
     return BoardArt(img, (margin, margin), cw, ch, chip_diameter=0.78 * min(cw, ch))
 
 

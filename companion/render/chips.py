@@ -16,7 +16,7 @@ import numpy as np
 CHIP_COLORS = {"B": (176, 92, 28), "G": (78, 150, 34), "R": (44, 38, 196)}
 
 
-THICKNESS = 0.13  # chip height / diameter
+THICKNESS = 0.1  # chip height / diameter
 
 
 @lru_cache(maxsize=2048)
@@ -61,7 +61,7 @@ def chip_sprite(
     spec = np.exp(-(((x - 0.5 * lx) ** 2 + (y - 0.5 * ly) ** 2) / (2 * 0.14**2)))
     spec += 0.6 * np.exp(-(((r - 0.86) / 0.05) ** 2)) * np.clip(facing, 0, 1) ** 4
     body += (90 * spec)[..., None]
-    side_shade = 0.55 + 0.2 * np.clip((px * lx + py * ly) / rad, -1, 1)
+    side_shade = 0.68 + 0.18 * np.clip((px * lx + py * ly) / rad, -1, 1)
     side = base_color * side_shade[..., None]
     top_w = (top_a / np.maximum(alpha, 1e-6))[..., None]
     body = np.clip(body * top_w + side * (1 - top_w), 0, 255)

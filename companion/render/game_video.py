@@ -80,6 +80,8 @@ class Timeline:
     hand_left: list[float] = field(default_factory=list)  # per board change, hand-off time
     hand_entered: list[float] = field(default_factory=list)  # per hand visit, first motion time
     hands_over: list[tuple[float, float]] = field(default_factory=list)  # [start, end) intervals
+    covered: list[tuple[int, int]] = field(default_factory=list)  # frame runs [a, b) with a hand
+    # over at least one cell (from the renderer's occlusion truth)
 
     def to_json(self) -> dict:
         return {
@@ -88,7 +90,19 @@ class Timeline:
             "hand_left": [round(t, 4) for t in self.hand_left],
             "hand_entered": [round(t, 4) for t in self.hand_entered],
             "hands_over": [[round(a, 4), round(b, 4)] for a, b in self.hands_over],
+            "covered": [list(run) for run in self.covered],
         }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Timeline:
+        return cls(
+            fps=float(data["fps"]),
+            frames=int(data["frames"]),
+            hand_left=list(data["hand_left"]),
+            hand_entered=list(data["hand_entered"]),
+            hands_over=[tuple(x) for x in data["hands_over"]],
+            covered=[tuple(x) for x in data.get("covered", [])],
+        )
 
 
 # -- scripts ------------------------------------------------------------------------------------
@@ -135,6 +149,7 @@ def random_script(
 
     game = Game(players=[(c.title(), c) for c in colors])
     script: list[Step] = []
+    cleared = None
     for _ in range(moves):
         if game.is_over:
             break
@@ -150,12 +165,14 @@ def random_script(
             move = Move.board_remove(color, cell)
             kind = REMOVE
         else:
-            open_cells = game.open_cells()
+            # not the cell the last move cleared: a camera cannot tell that from a put-back
+            open_cells = [c for c in game.open_cells() if c != cleared]
             cell = open_cells[int(rng.integers(0, len(open_cells)))]
             move = Move.board_place(color, cell)
             kind = PLACE
         if not game.push(move).legal:  # pragma: no cover - the choices above are legal
             raise AssertionError(f"random script made an illegal move {move}")
+        cleared = cell if kind == REMOVE else None
         script.append(Step(kind, color, cell_name(cell)))
     return script
 
@@ -286,10 +303,19 @@ def game_frames(
     ``(image, cells)`` where cells under a hand are ``?``."""
     timing = timing or Timing.for_fps(fps)
     timeline = timeline if timeline is not None else Timeline(fps=fps)
+    run_start = None
     for n, (cells, hands) in enumerate(script_frames(spec, script, timing, fps, timeline)):
         image, truth = render_frame(spec.with_frame(cells=cells, hands=hands, seed=n + 1))
         timeline.frames = n + 1
+        covered = truth.occluded is not None and bool(truth.occluded.any())
+        if covered and run_start is None:
+            run_start = n
+        elif not covered and run_start is not None:
+            timeline.covered.append((run_start, n))
+            run_start = None
         yield image, _perfect_reading(truth)
+    if run_start is not None:
+        timeline.covered.append((run_start, timeline.frames))
 
 
 def _perfect_reading(truth) -> list[str]:

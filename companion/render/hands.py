@@ -16,6 +16,7 @@ import numpy as np
 
 from companion.render.camera import project
 from companion.render.chips import CHIP_COLORS, chip_sprite, paste_chip
+from companion.render.lighting import soft_mask
 from companion.render.spec import HandSpec
 
 SHIFT = 4
@@ -100,19 +101,6 @@ def _fill(mask: np.ndarray, polys) -> None:
         cv2.fillPoly(mask, [np.round(p * ONE).astype(np.int32)], 255, cv2.LINE_AA, SHIFT)
 
 
-def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
-    """Gaussian-blurred mask as float 0..1; wide blurs run at a lower resolution."""
-    h, w = mask.shape
-    k = max(1, int(sigma // 3))
-    if k > 1 and min(h, w) // k >= 4:
-        small = cv2.resize(mask, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(small, (0, 0), sigma / k)
-        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    else:
-        out = cv2.GaussianBlur(mask, (0, 0), max(1.0, sigma))
-    return out.astype(np.float32) / 255
-
-
 def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.ndarray:
     """Paint hands (with shadows) into ``img`` in place; returns their HxW uint8 coverage."""
     h, w = img.shape[:2]
@@ -143,7 +131,7 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
         m = mask[y0:y1, x0:x1]
         # shadow: the hand floats a few centimetres above the board
         shift = np.float32([[1, 0, -lx * 1.1 * unit], [0, 1, -ly * 1.1 * unit]])
-        shadow = _soft(cv2.warpAffine(m, shift, (x1 - x0, y1 - y0)), 0.7 * unit)
+        shadow = soft_mask(cv2.warpAffine(m, shift, (x1 - x0, y1 - y0)), 0.7 * unit)
         base = roi.astype(np.float32) * (1 - 0.45 * shadow[..., None])
         # rounded shading: brighter along the middle of each limb, lit side a bit brighter
         dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 3)

@@ -11,6 +11,19 @@ import numpy as np
 GAIN_ONE = 128.0  # gain maps are uint8 with 128 = x1.0
 
 
+def soft_mask(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian-blurred uint8 mask as float32 0..1; wide blurs run at a lower resolution."""
+    h, w = mask.shape
+    k = max(1, int(sigma // 3))
+    if k > 1 and min(h, w) // k >= 4:
+        small = cv2.resize(mask, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), sigma / k)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    else:
+        out = cv2.GaussianBlur(mask, (0, 0), max(1.0, sigma))
+    return out.astype(np.float32) / 255
+
+
 def kelvin_gains(kelvin: float, white_balance: float = 0.65) -> np.ndarray:
     """BGR channel gains of a light of ``kelvin`` after a camera's partial auto white balance
     (``white_balance`` = 1 leaves the cast entirely, 0 removes it)."""

@@ -18,6 +18,7 @@ from companion.render.art import palette_count
 from companion.render.spec import ARTS, TABLES, HandSpec, RenderSpec, SpecError
 
 SIZES = [(640, 480), (640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 720), (1920, 1080)]
+LARGE_SIZES = [(2560, 1440), (3840, 2160), (1080, 1920)]  # 4K and a phone held upright
 SKINS = [
     (175, 195, 236),
     (140, 170, 222),
@@ -69,6 +70,12 @@ def random_hand(rng: np.random.Generator, tip: tuple[float, float] | None = None
     )
 
 
+def _size(s: np.random.Generator) -> tuple[int, int]:
+    if s.random() < 0.06:
+        return LARGE_SIZES[int(s.integers(0, len(LARGE_SIZES)))]
+    return SIZES[int(s.integers(0, len(SIZES)))]
+
+
 def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> RenderSpec:
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     hand = overrides.pop("hand", None)
@@ -89,7 +96,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         art=art,
         palette=int(s.integers(0, palette_count(art))),
         cell_aspect=float(s.uniform(1.0, 1.3) if art == "text" else s.uniform(1.4, 1.55)),
-        size=SIZES[int(s.integers(0, len(SIZES)))],
+        size=_size(s),
         orientation=int(s.choice([0, 90, 180, 270])),
         rotation_jitter=float(np.clip(s.normal(0, 7), -20, 20)),
         tilt_deg=tilt,

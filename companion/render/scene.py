@@ -106,6 +106,26 @@ def orientation_of(corners: np.ndarray) -> int:
     return int(round(math.degrees(math.atan2(dy, dx)) / 90.0)) % 4 * 90
 
 
+def _lay_board(img, texture, mask, tex_to_image, cell_img: float) -> None:
+    """Composite the warped board art and its soft contact shadow onto the table, in place,
+    working only in the board's bounding box (plus the shadow's reach)."""
+    h, w = img.shape[:2]
+    x, y, bw, bh = cv2.boundingRect((mask > 0).astype(np.uint8))
+    reach = int(3 * max(1.0, cell_img * 0.25)) + 2
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(w, x + bw + reach), min(h, y + bh + reach)
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    board = cv2.warpPerspective(
+        texture, shift @ tex_to_image, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR
+    )
+    m = mask[y0:y1, x0:x1]
+    shadow = lighting.soft_mask(m, max(1.0, cell_img * 0.25))
+    region = img[y0:y1, x0:x1]
+    a = (m.astype(np.float32) / 255)[..., None]
+    shaded = region * (1 - 0.35 * shadow[..., None])
+    region[:] = (board * a + shaded * (1 - a)).astype(np.uint8)
+
+
 def build_scene(spec: RenderSpec) -> Scene:
     rng = np.random.default_rng(spec.camera_seed)
     w, h = spec.size
@@ -130,11 +150,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         )
     )
     add_clutter(img, mask, spec.clutter, cell_img, rng)
-    shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, cell_img * 0.25)).astype(np.float32) / 255
-    img = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
-    board = cv2.warpPerspective(art.image, tex_to_image, spec.size, flags=cv2.INTER_LINEAR)
-    a = (mask.astype(np.float32) / 255)[..., None]
-    img = (board * a + img * (1 - a)).astype(np.uint8)
+    _lay_board(img, art.image, mask, tex_to_image, cell_img)
     # the grid crop re-warped per frame with chips on it
     gx0, gy0 = art.origin
     x0, y0 = max(0, int(gx0) - 2), max(0, int(gy0) - 2)

@@ -106,10 +106,18 @@ def card_patch(rng, w, h):
     return img
 
 
+def _box(cx: float, cy: float, half: float, w: int, h: int):
+    """Integer box around a point, clipped to the frame; ``None`` if fully outside."""
+    x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
+    x1, y1 = min(w, int(cx + half) + 1), min(h, int(cy + half) + 1)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
 def add_clutter(
     img: np.ndarray, board_mask: np.ndarray | None, count: int, cell_px: float, rng
 ) -> None:
-    """Scatter ``count`` objects on the table in place, never over the board (``board_mask``)."""
+    """Scatter ``count`` objects on the table in place, never over the board (``board_mask``).
+    Each object is drawn inside its own small box, so large frames cost no more per object."""
     h, w = img.shape[:2]
     keep_out = None
     if board_mask is not None:
@@ -119,41 +127,47 @@ def add_clutter(
             kind = rng.choice(["card", "card", "chip", "chip", "pen"])
             cx, cy = rng.uniform(-0.05 * w, 1.05 * w), rng.uniform(-0.05 * h, 1.05 * h)
             angle = rng.uniform(0, 180)
+            if kind == "chip":
+                d = max(4, round(0.8 * cell_px * rng.uniform(0.95, 1.05)))
+                color = CHIP_COLORS["BGR"[rng.integers(0, 3)]]
+                sprite = chip_sprite(color, d, int(rng.integers(0, 360)))
+                box = _box(cx, cy, sprite[0].shape[0] / 2 + 1, w, h)
+                if box is None:
+                    break
+                x0, y0, x1, y1 = box
+                if keep_out is not None and keep_out[y0:y1, x0:x1].any():
+                    continue
+                paste_chip(img, (cx, cy), sprite)
+                break
             if kind == "card":
-                cw_, ch_ = round(2.4 * cell_px), round(3.4 * cell_px)
-                patch = card_patch(rng, max(8, cw_), max(10, ch_))
-            elif kind == "pen":
+                patch = card_patch(rng, max(8, round(2.4 * cell_px)), max(10, round(3.4 * cell_px)))
+            else:
                 patch = np.zeros(
                     (max(3, round(0.35 * cell_px)), max(12, round(5 * cell_px)), 3), np.uint8
                 )
                 patch[:] = [(30, 30, 30), (160, 60, 20), (40, 40, 180)][rng.integers(0, 3)]
-            else:
-                patch = None
-            if patch is None:
-                d = max(4, round(0.8 * cell_px * rng.uniform(0.95, 1.05)))
-                color = CHIP_COLORS["BGR"[rng.integers(0, 3)]]
-                sprite = chip_sprite(color, d, int(rng.integers(0, 360)))
-                n = sprite[0].shape[0]
-                region = np.zeros((h, w), bool)
-                x0, y0 = round(cx - n / 2), round(cy - n / 2)
-                region[max(0, y0) : max(0, y0 + n), max(0, x0) : max(0, x0 + n)] = True
-                if keep_out is not None and (region & keep_out).any():
-                    continue
-                paste_chip(img, (cx, cy), sprite)
-                break
             ph, pw = patch.shape[:2]
+            sigma = max(1.0, cell_px * 0.12)
+            drop = max(1, round(cell_px * 0.06))
+            box = _box(cx, cy, np.hypot(pw, ph) / 2 + 3 * sigma + drop + 2, w, h)
+            if box is None:
+                break
+            x0, y0, x1, y1 = box
+            bw, bh = x1 - x0, y1 - y0
             m = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, 1.0)
-            m[:, 2] += (cx - pw / 2, cy - ph / 2)
-            mask = cv2.warpAffine(np.full((ph, pw), 255, np.uint8), m, (w, h))
-            if keep_out is not None and ((mask > 0) & keep_out).any():
+            m[:, 2] += (cx - pw / 2 - x0, cy - ph / 2 - y0)
+            mask = cv2.warpAffine(np.full((ph, pw), 255, np.uint8), m, (bw, bh))
+            keep = keep_out[y0:y1, x0:x1] if keep_out is not None else None
+            if keep is not None and ((mask > 0) & keep).any():
                 continue
-            warped = cv2.warpAffine(patch, m, (w, h))
+            warped = cv2.warpAffine(patch, m, (bw, bh))
             # soft contact shadow, then the object
-            shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, cell_px * 0.12)).astype(np.float32)
-            shadow = np.roll(shadow, (max(1, round(cell_px * 0.06)),) * 2, axis=(0, 1)) / 255.0
-            if keep_out is not None:
-                shadow[keep_out] = 0
-            img[:] = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+            shadow = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32)
+            shadow = np.roll(shadow, (drop, drop), axis=(0, 1)) / 255.0
+            if keep is not None:
+                shadow[keep] = 0
+            region = img[y0:y1, x0:x1]
             a = (mask.astype(np.float32) / 255.0)[..., None]
-            img[:] = (warped * a + img * (1 - a)).astype(np.uint8)
+            shaded = region * (1 - 0.35 * shadow[..., None])
+            region[:] = (warped * a + shaded * (1 - a)).astype(np.uint8)
             break
