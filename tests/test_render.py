@@ -201,3 +201,43 @@ def test_a_held_chip_is_not_a_board_chip():
     x, y = np.round(t.cell_centers()[5, 4]).astype(int)
     cell = int(np.linalg.norm(t.cell_centers()[5, 5] - t.cell_centers()[5, 4]))
     assert reds[y - cell : y + cell, x - cell : x + cell].sum() > cell * cell * 0.3
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+def test_truth_corners_sit_on_the_printed_grid_border(orientation):
+    """The text art prints a thick line on the grid's outer edge: the truth must land on it."""
+    import cv2
+
+    spec = clean(
+        art="text",
+        size=(640, 480),
+        orientation=orientation,
+        rotation_jitter=-8,
+        tilt_deg=35,
+        tilt_azimuth_deg=200,
+        camera_distance=1.3,
+    )
+    img, t = render_frame(spec)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(float)
+    u = np.linspace(0.3, 9.7, 40)
+    edge = (
+        [(x, 0.0) for x in u]
+        + [(10.0, y) for y in u]
+        + [(x, 10.0) for x in u]
+        + [(0.0, y) for y in u]
+    )
+    inside = (
+        [(x, 0.12) for x in u]
+        + [(9.88, y) for y in u]
+        + [(x, 9.88) for x in u]
+        + [(0.12, y) for y in u]
+    )
+
+    def sample(points):
+        pts = np.array(points, np.float64).reshape(-1, 1, 2)
+        xy = cv2.perspectiveTransform(pts, t.homography()).reshape(-1, 2)
+        return np.array([grey[int(round(y)), int(round(x))] for x, y in xy])
+
+    on_line, paper = sample(edge), sample(inside)
+    assert np.median(on_line) < np.median(paper) - 60
+    assert (on_line < paper).mean() > 0.9

@@ -295,20 +295,38 @@ def _cards_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
     return BoardArt(img, (mx, my), cw, ch, chip_diameter=0.8 * ch)
 
 
+REMINDERS = (("TWO-EYED JACKS WILD", ("JC", "JD")), ("ONE-EYED JACKS REMOVE", ("JH", "JS")))
+
+
+def _margin_band(band, w, mx, my, ch, accent, paper) -> None:
+    """One margin band (drawn upright): the title in the middle, a jack reminder at each end
+    (two little jack cards and the rule)."""
+    _put_centered(band, "SEQUENCE", (w / 2, my / 2), 0.42 * my, paper, ratio=0.16)
+    card_h = round(0.72 * my)
+    card_w = round(card_h * 0.7)
+    mask = _rounded_rect_mask(card_w, card_h, 0.08 * card_h)
+    y = round((my - card_h) / 2)
+    for side, (text, jacks) in zip((0, 1), REMINDERS, strict=True):
+        xs = [mx + 0.1 * ch, mx + 0.1 * ch + card_w * 1.15]
+        if side == 1:
+            xs = [w - mx - 0.1 * ch - card_w * (1 + 1.15 * k) for k in (1, 0)]
+        for x, jack in zip(xs, jacks, strict=True):
+            _paste(band, _card_face(jack, card_w, card_h, paper), mask, round(x), y)
+        text_x = xs[1] + card_w * 1.2 if side == 0 else xs[0] - card_w * 0.2
+        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, 1.0, 1)
+        scale, _ = _text_size(text, cv2.FONT_HERSHEY_DUPLEX, 0.16 * my)
+        half = tw * scale / 2
+        cx = text_x + half if side == 0 else text_x - half
+        _put_centered(band, text, (cx, my * 0.5), 0.16 * my, accent, ratio=0.14)
+
+
 def _margin_print(img, w, h, mx, my, ch, accent, paper) -> None:
-    title_h = 0.42 * my
-    _put_centered(img, "SEQUENCE", (w / 2, my / 2), title_h, paper, ratio=0.16)
-    bottom = np.ascontiguousarray(img[h - round(my) :, :][::-1, ::-1])
-    _put_centered(bottom, "SEQUENCE", (w / 2, my / 2), title_h, paper, ratio=0.16)
-    img[h - round(my) :, :] = bottom[::-1, ::-1]
-    # jack reminders in the top margin corners: "TWO-EYED J = WILD", "ONE-EYED J = REMOVE"
-    text_h = 0.16 * my
-    for x, text in ((0.14 * w, "TWO-EYED JACKS WILD"), (0.86 * w, "ONE-EYED JACKS REMOVE")):
-        _put_centered(img, text, (x, my * 0.5), text_h, accent, ratio=0.14)
-    band = np.ascontiguousarray(img[h - round(my) :, :][::-1, ::-1])
-    for x, text in ((0.14 * w, "TWO-EYED JACKS WILD"), (0.86 * w, "ONE-EYED JACKS REMOVE")):
-        _put_centered(band, text, (x, my * 0.5), text_h, accent, ratio=0.14)
-    img[h - round(my) :, :] = band[::-1, ::-1]
+    """Top and bottom margins; the bottom one is printed for the player across the table."""
+    rows = round(my)
+    _margin_band(img[:rows], w, mx, my, ch, accent, paper)
+    bottom = np.ascontiguousarray(img[h - rows :][::-1, ::-1])
+    _margin_band(bottom, w, mx, my, ch, accent, paper)
+    img[h - rows :] = bottom[::-1, ::-1]
 
 
 def _fold_crease(img, h) -> None:
