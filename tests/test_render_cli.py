@@ -97,3 +97,30 @@ def test_unwritable_folder_exits_1(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["render", str(blocker / "sub"), "--count", "1", "--quiet"]) == 1
     assert "cannot create" in capsys.readouterr().err
+
+
+def test_empty_references_share_the_camera(tmp_path):
+    assert (
+        main(
+            [
+                "render",
+                str(tmp_path),
+                "--count",
+                "2",
+                "--seed",
+                "5",
+                "--size",
+                "320x240",
+                "--no-board",
+                "0",
+                "--empty-refs",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    for path in truth.image_files(tmp_path):
+        frame, empty = truth.load(path), truth.load(tmp_path / "empty" / path.name)
+        assert empty.cells == ["*........*"] + ["." * 10] * 8 + ["*........*"]
+        assert (empty.corners == frame.corners).all()
+        assert empty.orientation == frame.orientation

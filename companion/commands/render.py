@@ -92,6 +92,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--format", choices=["jpg", "png"], default="jpg", dest="fmt")
     p.add_argument("--prefix", default="frame", help="file name prefix (default 'frame')")
+    p.add_argument(
+        "--empty-refs",
+        action="store_true",
+        help="also write OUT_DIR/empty/NAME: the same camera with an empty board "
+        "(a calibration reference) for every frame that has a board",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress line per frame")
     p.set_defaults(func=run)
 
@@ -124,10 +130,50 @@ def frame_spec(
     return spec
 
 
-def run(args: argparse.Namespace) -> int:
+def _write(image, truth, spec, path: Path, fmt: str) -> None:
+    """Encode once at the spec's JPEG quality (PNG keeps the JPEG round trip) + the sidecar."""
     from companion.render import truth as truth_io
+
+    if fmt == "jpg":
+        params = [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)]
+    else:
+        params = []
+        if spec.jpeg is not None:
+            ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg])
+            image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    ok, buf = cv2.imencode(f".{fmt}", image, params)
+    if not ok:
+        raise OSError("image encoding failed")
+    path.write_bytes(buf.tobytes())
+    truth_io.save(truth, path)
+
+
+def _command(args: argparse.Namespace) -> str:
+    parts = [
+        "companion render",
+        args.out_dir,
+        f"--count {args.count}",
+        f"--seed {args.seed}",
+        f"--art {args.art}",
+        f"--hands {args.hands}",
+        f"--no-board {args.no_board}",
+    ]
+    if args.size:
+        parts.append(f"--size {args.size[0]}x{args.size[1]}")
+    if args.max_tilt != 40.0:
+        parts.append(f"--max-tilt {args.max_tilt}")
+    if args.fmt != "jpg":
+        parts.append(f"--format {args.fmt}")
+    if args.prefix != "frame":
+        parts.append(f"--prefix {args.prefix}")
+    if args.empty_refs:
+        parts.append("--empty-refs")
+    return " ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
     from companion.render.scene import render_raw
-    from companion.render.spec import SpecError
+    from companion.render.spec import EMPTY_BOARD, SpecError
 
     if not 0 <= args.max_tilt <= 60:
         print("companion render: --max-tilt must be within 0..60 degrees", file=sys.stderr)
@@ -156,19 +202,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"companion render: {exc}", file=sys.stderr)
             return EXIT_USAGE
         name = out / f"{args.prefix}_{i:04d}.{args.fmt}"
-        if args.fmt == "jpg":
-            params = [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)]
-        else:
-            params = []
-            if spec.jpeg is not None:
-                ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg])
-                image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        ok, buf = cv2.imencode(f".{args.fmt}", image, params)
         try:
-            if not ok:
-                raise OSError("image encoding failed")
-            name.write_bytes(buf.tobytes())
-            truth_io.save(truth, name)
+            _write(image, truth, spec, name, args.fmt)
+            if args.empty_refs and spec.board:
+                empty_spec = spec.with_frame(cells=EMPTY_BOARD, hands=(), seed=spec.seed + 1)
+                (out / "empty").mkdir(exist_ok=True)
+                _write(*render_raw(empty_spec), empty_spec, out / "empty" / name.name, args.fmt)
         except OSError as exc:
             print(f"companion render: cannot write {name}: {exc}", file=sys.stderr)
             return EXIT_IO
@@ -185,9 +224,7 @@ def run(args: argparse.Namespace) -> int:
             )
     elapsed = time.perf_counter() - started
     summary = {
-        "command": "companion render " + " ".join(sys.argv[2:])
-        if sys.argv[1:2] == ["render"]
-        else None,
+        "command": _command(args),
         "seed": args.seed,
         "art": args.art,
         "p_hands": args.hands,
