@@ -99,6 +99,7 @@ class _CvCaptureSource(FrameSource):
         self._cap: cv2.VideoCapture | None = None
 
     def _open(self) -> None:
+        _quiet_opencv()
         cap = cv2.VideoCapture(self._target)
         if not cap.isOpened():
             cap.release()
@@ -199,6 +200,14 @@ class FolderSource(FrameSource):
                 return image
             raise CaptureError("unreadable", f"{self._files[self._index]} is not a readable image")
         return None
+
+
+def _quiet_opencv() -> None:
+    """OpenCV's own warnings about failed opens would bury our one-line message."""
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:  # pragma: no cover - older builds without the logging module
+        pass
 
 
 def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
