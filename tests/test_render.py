@@ -241,3 +241,31 @@ def test_truth_corners_sit_on_the_printed_grid_border(orientation):
     on_line, paper = sample(edge), sample(inside)
     assert np.median(on_line) < np.median(paper) - 60
     assert (on_line < paper).mean() > 0.9
+
+
+def test_a_moving_hand_is_smeared_and_covers_its_path():
+    still = HandSpec(tip=(5.0, 5.0), angle_deg=90.0, sleeve=None)
+    moving = replace(still, motion=(2.0, 0.0))
+    img_still, t_still = render_frame(clean(art="text", hands=(still,)))
+    img_moving, t_moving = render_frame(clean(art="text", hands=(moving,)))
+    assert (t_moving.occluded | ~t_still.occluded).all()  # covers at least the same cells
+    # the smear reaches past the still hand's outline, sideways along the motion
+    bare, _ = render_frame(clean(art="text"))
+
+    def right_edge(img):
+        return np.nonzero((np.abs(img.astype(int) - bare.astype(int)).sum(axis=2) > 40).any(0))[
+            0
+        ].max()
+
+    cell = np.linalg.norm(t_still.cell_centers()[5, 6] - t_still.cell_centers()[5, 5])
+    assert right_edge(img_moving) > right_edge(img_still) + 0.3 * cell
+    with pytest.raises(SpecError, match="exposure"):
+        clean(exposure=5.0)
+
+
+def test_exposure_drift_changes_brightness_but_not_the_scene():
+    spec = clean(art="cards")
+    a, _ = render_frame(spec)
+    b, _ = render_frame(spec.with_frame(exposure=1.2))
+    assert spec.with_frame(exposure=1.2).scene_key() == spec.scene_key()
+    assert b.astype(int).mean() > a.astype(int).mean() + 5

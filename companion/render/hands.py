@@ -120,7 +120,8 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
         x, y, bw, bh = cv2.boundingRect((mask > 0).astype(np.uint8))
         if bw == 0 or bh == 0:
             continue
-        pad = int(3 * unit)
+        motion = _motion_pixels(hand, grid_to_image)
+        pad = int(3 * unit + np.hypot(*motion))
         x0, y0, x1, y1 = (
             max(0, x - pad),
             max(0, y - pad),
@@ -133,6 +134,7 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
         shift = np.float32([[1, 0, -lx * 1.1 * unit], [0, 1, -ly * 1.1 * unit]])
         shadow = soft_mask(cv2.warpAffine(m, shift, (x1 - x0, y1 - y0)), 0.7 * unit)
         base = roi.astype(np.float32) * (1 - 0.45 * shadow[..., None])
+        behind = base.copy()
         # rounded shading: brighter along the middle of each limb, lit side a bit brighter
         dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 3)
         depth = np.sqrt(np.clip(dist / (0.45 * unit), 0, 1))
@@ -169,6 +171,37 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
                 tip = _capsule(at(start + 0.25, off * spread), at(0.9, off), width * unit) - offs
                 skin = tuple(0.92 * v for v in hand.skin)
                 cv2.fillPoly(out, [np.round(tip * ONE).astype(np.int32)], skin, cv2.LINE_AA, SHIFT)
+        hand_mask = mask[y0:y1, x0:x1]
+        if np.hypot(*motion) >= 1.0:
+            out, hand_mask = _motion_blur(out, behind, hand_mask, motion)
+            mask[y0:y1, x0:x1] = cv2.max(mask[y0:y1, x0:x1], hand_mask)
         roi[:] = out
         coverage = cv2.max(coverage, mask)
     return coverage
+
+
+def _motion_pixels(hand: HandSpec, grid_to_image: np.ndarray) -> tuple[float, float]:
+    """The hand's travel during the exposure, in image pixels."""
+    if hand.motion == (0.0, 0.0):
+        return (0.0, 0.0)
+    tx, ty = hand.tip
+    a, b = project(grid_to_image, [(tx, ty), (tx + hand.motion[0], ty + hand.motion[1])])
+    return (float(b[0] - a[0]), float(b[1] - a[1]))
+
+
+def _motion_blur(out, behind, hand_mask, motion):
+    """Smear the hand layer along ``motion`` over what lies behind it."""
+    dx, dy = motion
+    n = int(math.ceil(max(abs(dx), abs(dy)))) * 2 + 1
+    kernel = np.zeros((n, n), np.float32)
+    c = n // 2
+    p0 = (round((c - dx / 2) * ONE), round((c - dy / 2) * ONE))
+    p1 = (round((c + dx / 2) * ONE), round((c + dy / 2) * ONE))
+    cv2.line(kernel, p0, p1, 1.0, 1, cv2.LINE_AA, SHIFT)
+    kernel /= max(kernel.sum(), 1e-6)
+    a = hand_mask.astype(np.float32) / 255
+    layer = out.astype(np.float32) * a[..., None]
+    layer = cv2.filter2D(layer, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    ab = cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    mixed = layer + behind * (1 - ab[..., None])
+    return np.clip(mixed, 0, 255).astype(np.uint8), np.clip(ab * 255, 0, 255).astype(np.uint8)

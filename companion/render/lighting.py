@@ -96,8 +96,10 @@ def glare_map(size, spots: int, strength: float, region, rng) -> np.ndarray | No
     return np.clip(acc * strength * 150, 0, 255).astype(np.uint8)[..., None].repeat(3, 2)
 
 
-def apply_light(img: np.ndarray, gains: np.ndarray, glare: np.ndarray | None) -> np.ndarray:
-    out = cv2.multiply(img, gains, scale=1 / GAIN_ONE)
+def apply_light(
+    img: np.ndarray, gains: np.ndarray, glare: np.ndarray | None, exposure: float = 1.0
+) -> np.ndarray:
+    out = cv2.multiply(img, gains, scale=exposure / GAIN_ONE)
     if glare is not None:
         out = cv2.add(out, glare)
     return out

@@ -107,6 +107,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         table=TABLES[int(s.integers(0, len(TABLES)))],
         clutter=int(s.integers(0, 7)),
         board_cards=int(s.random() < 0.08),
+        chip_jitter=float(s.uniform(0.04, 0.2)),
         light_angle_deg=float(s.uniform(0, 360)),
         brightness=float(s.uniform(0.65, 1.15)),
         color_temp=kelvin,

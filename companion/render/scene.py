@@ -168,7 +168,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         overlay.apply(img)
     corners = project(grid_to_image, [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
     # chips: where players put them (off-centre), a little size spread, the set's colours
-    offsets = rng.uniform(-0.11, 0.11, (SIZE, SIZE, 2))
+    offsets = rng.uniform(-spec.chip_jitter, spec.chip_jitter, (SIZE, SIZE, 2))
     sizes = rng.uniform(0.95, 1.05, (SIZE, SIZE))
     colors = {
         k: tuple(int(np.clip(v * rng.uniform(0.9, 1.1), 0, 255)) for v in nominal)
@@ -340,7 +340,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     coverage = None
     if spec.hands:
         coverage = draw_hands(frame, spec.hands, grid_to_image, spec.light_angle_deg)
-    frame = lighting.apply_light(frame, scene.gains, scene.glare)
+    frame = lighting.apply_light(frame, scene.gains, scene.glare, spec.exposure)
     frame = lighting.apply_camera(
         frame, blur=spec.blur, noise=spec.noise, jpeg=None, seed=spec.seed
     )

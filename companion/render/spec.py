@@ -6,7 +6,8 @@ Fields split in two groups:
 - *scene* fields (camera pose, board art, table, light, camera noise level, ``camera_seed``)
   are static for one camera; frames whose scene fields are equal share one cached scene, which
   is what makes a video fast;
-- *frame* fields: ``cells``, ``hands`` and ``seed`` (per-frame noise) change from frame to frame.
+- *frame* fields: ``cells``, ``hands``, ``seed`` (per-frame noise) and ``exposure`` (the
+  camera's auto-exposure drift) change from frame to frame.
 
 Board coordinates (used by ``HandSpec``) are canonical grid units: ``(0, 0)`` is the outer
 corner of A1, ``(10, 0)`` the outer corner of J1, ``(10, 10)`` of J10; x runs along the columns
@@ -25,7 +26,7 @@ ORIENTATIONS = (0, 90, 180, 270)
 EMPTY_BOARD = tuple(
     "".join("*" if (r, c) in CORNERS else "." for c in range(SIZE)) for r in range(SIZE)
 )
-FRAME_FIELDS = ("cells", "hands", "seed")
+FRAME_FIELDS = ("cells", "hands", "seed", "exposure")
 
 
 class SpecError(ValueError):
@@ -51,6 +52,7 @@ class HandSpec:
     sleeve_at: float = 2.6
     spread: float = 0.3  # 0 = fingers together, 1 = spread wide
     holding: str | None = None  # "B" / "G" / "R": a chip pinched at the fingertips
+    motion: tuple[float, float] = (0.0, 0.0)  # travel during the exposure (board units): blur
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -59,6 +61,8 @@ class HandSpec:
     def from_json(cls, data: dict) -> HandSpec:
         data = dict(data)
         data["tip"] = tuple(data["tip"])
+        if "motion" in data:
+            data["motion"] = tuple(data["motion"])
         data["skin"] = tuple(data["skin"])
         if data.get("sleeve") is not None:
             data["sleeve"] = tuple(data["sleeve"])
@@ -73,6 +77,7 @@ class RenderSpec:
     cells: tuple[str, ...] = EMPTY_BOARD
     hands: tuple[HandSpec, ...] = ()
     seed: int = 0
+    exposure: float = 1.0  # per-frame auto-exposure drift (multiplies the light)
     # board
     board: bool = True  # False: a table with no board at all
     art: str = "cards"
@@ -90,6 +95,7 @@ class RenderSpec:
     # table
     table: str = "wood"
     clutter: int = 0
+    chip_jitter: float = 0.11  # how far off-centre players put chips, in cells (0..0.3)
     board_cards: int = 0  # loose playing cards lying on the board (cover cells)
     # light and camera
     light_angle_deg: float = 45.0  # direction the light comes from, in the image
@@ -115,7 +121,7 @@ class RenderSpec:
         return tuple(getattr(self, f.name) for f in fields(self) if f.name not in FRAME_FIELDS)
 
     def with_frame(self, **changes) -> RenderSpec:
-        """Same camera, new frame content (``cells``, ``hands``, ``seed``)."""
+        """Same camera, new frame content (``cells``, ``hands``, ``seed``, ``exposure``)."""
         unknown = set(changes) - set(FRAME_FIELDS)
         if unknown:
             raise SpecError(f"with_frame only changes {FRAME_FIELDS}, not {sorted(unknown)}")
@@ -178,6 +184,8 @@ def validate(spec: RenderSpec) -> None:
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(spec.clutter >= 0 and spec.glare_spots >= 0, "clutter and glare_spots >= 0")
     _check(0 <= spec.board_cards <= 6, "board_cards must be within 0..6")
+    _check(0 <= spec.chip_jitter <= 0.3, "chip_jitter must be within 0..0.3 cells")
+    _check(0.3 <= spec.exposure <= 2.0, "exposure must be within 0.3..2.0")
     _check(
         len(spec.cells) == SIZE and all(len(row) == SIZE for row in spec.cells),
         "cells must be 10 strings of 10 symbols",
