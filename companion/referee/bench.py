@@ -3,6 +3,8 @@
 Each game deals from ``random.Random(seed)`` with the hands modelled, then plays random legal
 moves (dead-card exchanges, plain cards, both jacks) through ``Game.push`` until a side wins or
 the player to move has no legal move. Same ``--seed`` and ``--games`` give the same games.
+``games_per_s`` / ``moves_per_s`` include dealing and choosing the random moves;
+``push_us_per_move`` is the referee alone (judging and applying one move, with its undo data).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import time
 
-from companion.referee.randomplay import DEFAULT_PLAYERS, play_random_game
+from companion.referee.game import Game
+from companion.referee.randomplay import DEFAULT_PLAYERS, random_move
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,10 +36,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     players = DEFAULT_PLAYERS[args.players]
     moves = placements = removals = sequences = 0
+    push_seconds = 0.0
     winners: dict[str, int] = {}
-    start = time.perf_counter()
+    clock = time.perf_counter
+    start = clock()
     for seed in range(args.seed, args.seed + args.games):
-        game = play_random_game(seed, players, args.variant)
+        rng = random.Random(seed)
+        game = Game(players, args.variant, seed=seed)
+        while not game.is_over:
+            move = random_move(game, rng)
+            if move is None:  # the player to move has no legal move: the game stalls
+                break
+            before = clock()
+            ruling = game.push(move)
+            push_seconds += clock() - before
+            if not ruling.legal:
+                print(json.dumps({"error": {"code": "bug", "message": str(ruling)}}))
+                return 1
         moves += len(game.journal)
         for move in game.moves:
             if move.kind == "place":
@@ -63,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
                 "games_per_s": round(args.games / elapsed, 1),
                 "moves_per_s": round(moves / elapsed, 1),
                 "us_per_move": round(1e6 * elapsed / max(moves, 1), 2),
+                "push_us_per_move": round(1e6 * push_seconds / max(moves, 1), 2),
+                "push_seconds": round(push_seconds, 3),
                 "python": platform.python_version(),
             }
         )

@@ -43,6 +43,7 @@ class Layout:
     special_cards: dict[str, int] = field(default_factory=dict)
     cells_by_face: dict[str, tuple[Cell, ...]] = field(default_factory=dict, compare=False)
     _parsed: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
+    _deck: list[Card] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         faces: dict[str, list[Cell]] = {}
@@ -82,6 +83,8 @@ class Layout:
 
     def full_deck(self) -> list[Card]:
         """Every card of the game, unshuffled: classic is two 52-card decks without jokers."""
+        if self._deck:
+            return list(self._deck)
         if self.deck_texts:
             cards = [self.parse_card(t) for t in self.deck_texts]
         else:
@@ -97,7 +100,8 @@ class Layout:
         else:
             for text, count in self.special_cards.items():
                 cards += [parse_numbers_card(text)] * int(count)
-        return cards
+        self._deck.extend(cards)
+        return list(cards)
 
 
 def layout_from_data(data: dict, *, card_style: str, origin: str = "layout") -> Layout:

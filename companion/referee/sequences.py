@@ -65,21 +65,22 @@ def run_through(
 ) -> list[Cell]:  # fmt: skip
     """The cells owned by ``color`` in line with ``cell``, at most ``reach`` steps each way."""
     dr, dc = direction
-    before: list[Cell] = []
-    r, c = cell[0] - dr, cell[1] - dc
-    while len(before) < reach and 0 <= r < SIZE and 0 <= c < SIZE:
-        if not owns(board, (r, c), color, corners_free):
-            break
-        before.append((r, c))
-        r, c = r - dr, c - dc
-    after: list[Cell] = []
-    r, c = cell[0] + dr, cell[1] + dc
-    while len(after) < reach and 0 <= r < SIZE and 0 <= c < SIZE:
-        if not owns(board, (r, c), color, corners_free):
-            break
-        after.append((r, c))
-        r, c = r + dr, c + dc
-    return before[::-1] + [cell] + after
+    sides: list[list[Cell]] = []
+    for sign in (-1, 1):
+        found: list[Cell] = []
+        r, c = cell[0] + sign * dr, cell[1] + sign * dc
+        for _ in range(reach):
+            if not (0 <= r < SIZE and 0 <= c < SIZE):
+                break
+            if (r, c) in CORNERS:
+                if not corners_free:
+                    break
+            elif board[r * SIZE + c] != color:
+                break
+            found.append((r, c))
+            r, c = r + sign * dr, c + sign * dc
+        sides.append(found)
+    return sides[0][::-1] + [cell] + sides[1]
 
 
 def new_sequences(
