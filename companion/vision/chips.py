@@ -21,7 +21,6 @@ INNER = 3  # pixels of each cell's border treated as its ring
 CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a chip is read
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.45  # a chip may touch the ring (off-centre), a hand covers it
-SKIN_MAX = 0.12
 GLARE_MAX = 0.25
 
 
@@ -31,7 +30,7 @@ class CellFeatures:
 
     chip: dict[str, np.ndarray]  # eroded fraction of each chip colour in the inner cell
     raw: dict[str, np.ndarray]  # un-eroded fraction of each chip colour in the inner cell
-    ring: np.ndarray  # fraction of strongly coloured or skin pixels on the cell's ring
+    ring: np.ndarray  # fraction of the cell's border ring unlike the typical cell's ring
     skin: np.ndarray
     glare: np.ndarray
     dark: np.ndarray  # black ink and shadows in the inner cell
@@ -60,6 +59,45 @@ def _per_cell(mask: np.ndarray, inner: bool) -> np.ndarray:
     return cv2.resize(m * _RING, (10, 10), interpolation=cv2.INTER_AREA) / (1 - _N_INNER)
 
 
+def _ring_pixel_index() -> np.ndarray:
+    """Flat pixel indices of every cell's border ring in the grid image: 100 x ring size."""
+    ys, xs = np.nonzero(_RING[:CELL, :CELL] > 0)
+    rows = []
+    for r in range(10):
+        for c in range(10):
+            rows.append((r * CELL + ys) * (10 * CELL) + c * CELL + xs)
+    return np.array(rows)
+
+
+_RING_PIXELS = _ring_pixel_index()
+RING_DIFF = 45.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
+PALETTE = 4
+
+
+def ring_anomaly(img: np.ndarray) -> np.ndarray:
+    """Per cell, the fraction of its border ring in colours the board's rings do not show.
+
+    Every cell's border shows the same few colours (the gap, the card's edge, a printed line).
+    A small palette of them is taken from the median ring over the 100 cells, after dividing
+    each cell by its own white (uneven light); an arm, a hand or a sleeve crossing a cell brings
+    other colours onto most of its ring, an off-centre chip onto a small part. Comparing with a
+    palette rather than pixel by pixel tolerates a grid that is off by a pixel or two.
+    """
+    grey = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2GRAY)
+    white = grey.reshape(10, CELL, 10, CELL).max(axis=(1, 3)).reshape(100).astype(np.float32)
+    ring = img.reshape(-1, 3)[_RING_PIXELS].astype(np.float32)  # 100 x ring x 3
+    ring *= (200.0 / (white + 1.0))[:, None, None]
+    template = np.median(ring, axis=0)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, _, palette = cv2.kmeans(template, PALETTE, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    b, g, r = ring[..., 0], ring[..., 1], ring[..., 2]
+    d = None
+    for pb, pg, pr in palette:
+        dk = np.maximum(np.maximum(np.abs(b - pb), np.abs(g - pg)), np.abs(r - pr))
+        d = dk if d is None else np.minimum(d, dk)
+    return (d > RING_DIFF).mean(axis=1).reshape(10, 10).astype(np.float32)
+
+
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -74,11 +112,10 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, gains: np.ndarray | No
         m = masks[sym].astype(np.uint8)
         chip[sym] = _per_cell(cv2.erode(m, _ERODE) > 0, inner=True)
         raw[sym] = _per_cell(m > 0, inner=True)
-    foreign = masks["chroma"] | masks["skin"]
     feats = CellFeatures(
         chip=chip,
         raw=raw,
-        ring=_per_cell(foreign, inner=False),
+        ring=ring_anomaly(img),
         skin=_per_cell(masks["skin"], inner=True),
         glare=_per_cell(masks["glare"], inner=True),
         dark=_per_cell(masks["dark"], inner=True),
@@ -115,7 +152,7 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     empty_conf = np.clip(1 - best / EMPTY_MAX, 0, 1) * 0.5 + 0.5
     is_empty = best < EMPTY_MAX
 
-    occluded = (feats.ring > RING_MAX) | (feats.skin > SKIN_MAX)
+    occluded = feats.ring > RING_MAX
     glared = feats.glare > GLARE_MAX
 
     symbols[is_chip] = best_sym[is_chip]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 LINES = 11  # boundaries of 10 cells
@@ -30,17 +31,22 @@ class AxisFit:
 
 
 def gradient_profiles(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean absolute gradient across x (per column) and across y (per row)."""
+    """Line evidence across x (per column) and across y (per row).
+
+    A cell boundary is an edge along the whole grid, while chips, pips and pictures make edges
+    at scattered places. So for each column the *median* over the rows of the horizontal
+    gradient is taken (slightly blurred across, to forgive a pixel of misalignment): it is high
+    only where an edge runs along most of the column.
+    """
     g = grey.astype(np.float32)
     gx = np.abs(np.diff(g, axis=1))
     gy = np.abs(np.diff(g, axis=0))
+    gx = cv2.blur(gx, (3, 1))
+    gy = cv2.blur(gy, (1, 3))
     px = np.zeros(g.shape[1], np.float32)
     py = np.zeros(g.shape[0], np.float32)
-    # robust to a few strong rows/columns (a hand, a crease): clip before averaging
-    cx = np.percentile(gx, 90) + 1e-3
-    cy = np.percentile(gy, 90) + 1e-3
-    px[1:] = np.minimum(gx, cx).mean(axis=0)
-    py[1:] = np.minimum(gy, cy).mean(axis=1)
+    px[1:] = np.median(gx, axis=0)
+    py[1:] = np.median(gy, axis=1)
     return px, py
 
 
@@ -55,92 +61,147 @@ def fit_axis(
     """Best 11 equally spaced peaks in ``profile``.
 
     The grid spans between ``min_span`` and ``max_span`` of the profile's length unless
-    ``pitch_range``/``start_range`` narrow the search (refinement). Score: mean normalised
-    profile on the boundaries minus its mean half a cell away (the cell centres).
+    ``pitch_range``/``start_range`` narrow the search (refinement). Score: the weaker of the mean
+    normalised profile on the even and on the odd boundaries, minus its mean on the cell centres
+    (a grid of half the pitch would put every other line on a cell centre, whose printed content
+    is weaker and varies between cells). All (pitch, start) pairs are scored in one vector pass.
     """
     n = len(profile)
     prof = profile.astype(np.float64)
     prof = prof / (prof.mean() + 1e-9)
-    # a gap between cards shows as two edges: a small triangle blur puts the peak on its middle
-    pooled = np.convolve(prof, np.array([1.0, 2.0, 3.0, 2.0, 1.0]) / 9.0, mode="same")
     if pitch_range is None:
         pitch_range = (min_span * (n - 1) / 10, max_span * (n - 1) / 10)
+    # a gap between cards shows as two edges: a triangle blur about a tenth of a cell wide puts
+    # the peak on the gap's middle
+    half = max(2, int(round(0.06 * pitch_range[0])))
+    pooled = np.convolve(prof, _triangle(half), mode="same")
     pitches = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
-    best = AxisFit(0.0, 1.0, -np.inf)
-    ks = np.arange(LINES)
-    xs = np.arange(n, dtype=np.float64)
-    for pitch in pitches:
-        hi = n - 1 - 10 * pitch
-        if hi < 0:
-            continue
-        lo_s, hi_s = (
-            (0.0, hi)
-            if start_range is None
-            else (max(0.0, start_range[0]), min(hi, start_range[1]))
-        )
-        if hi_s < lo_s:
-            continue
-        starts = np.arange(lo_s, hi_s + 1e-9, 0.5 if start_range is not None else 1.0)
-        pos = starts[:, None] + ks[None, :] * pitch
-        on = np.interp(pos, xs, pooled)
-        # even and odd boundaries must both be strong: a grid of half the pitch would put every
-        # other line on a cell centre, whose printed content is weaker and varies between cells
-        on = np.minimum(on[:, 0::2].mean(axis=1), on[:, 1::2].mean(axis=1))
-        mid = np.interp(pos[:, :-1] + pitch / 2, xs, prof).mean(axis=1)
-        score = on - mid
-        i = int(np.argmax(score))
-        if score[i] > best.score:
-            best = AxisFit(float(starts[i]), float(pitch), float(score[i]))
-    return best
+    if start_range is None:
+        starts = np.arange(0.0, n, 1.0)
+    else:
+        starts = np.arange(max(0.0, start_range[0]), start_range[1] + 1e-9, 0.5)
+    if len(pitches) == 0 or len(starts) == 0:
+        return AxisFit(0.0, 1.0, -np.inf)
+    ks = np.arange(LINES, dtype=np.float64)
+    pos = starts[None, :, None] + pitches[:, None, None] * ks[None, None, :]  # P x S x 11
+    valid = pos[:, :, -1] <= n - 1
+    if not valid.any():
+        return AxisFit(0.0, 1.0, -np.inf)
+    on = _lerp(pooled, pos)
+    on = np.minimum(on[:, :, 0::2].mean(axis=2), on[:, :, 1::2].mean(axis=2))
+    centres = pos[:, :, :-1] + pitches[:, None, None] / 2
+    mid = _lerp(prof, centres).mean(axis=2)
+    score = np.where(valid, on - mid, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return AxisFit(float(starts[j]), float(pitches[i]), float(score[i, j]))
 
 
-def cell_content(
-    grad: np.ndarray, xs: np.ndarray, ys: np.ndarray, inner: float = 0.6
-) -> np.ndarray:
-    """Mean gradient magnitude in the central part of each cell: printed cards and chips have
-    content, a plain margin has little. ``xs``/``ys`` are the 11 boundaries on each axis."""
-    out = np.zeros((len(ys) - 1, len(xs) - 1), np.float32)
-    h, w = grad.shape
-    for i in range(len(ys) - 1):
-        m = (ys[i + 1] - ys[i]) * (1 - inner) / 2
-        y0, y1 = int(round(ys[i] + m)), int(round(ys[i + 1] - m))
-        for j in range(len(xs) - 1):
-            n = (xs[j + 1] - xs[j]) * (1 - inner) / 2
-            x0, x1 = int(round(xs[j] + n)), int(round(xs[j + 1] - n))
-            y0c, y1c, x0c, x1c = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
-            if y1c > y0c and x1c > x0c:
-                out[i, j] = grad[y0c:y1c, x0c:x1c].mean()
+def _triangle(half: int) -> np.ndarray:
+    tri = np.concatenate([np.arange(1, half + 2), np.arange(half, 0, -1)]).astype(np.float64)
+    return tri / tri.sum()
+
+
+def _running_max(a: np.ndarray, r: int) -> np.ndarray:
+    out = a.copy()
+    for s in range(1, r + 1):
+        out[s:] = np.maximum(out[s:], a[:-s])
+        out[:-s] = np.maximum(out[:-s], a[s:])
     return out
+
+
+def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Linear interpolation of ``values`` at positions (clipped to the ends); faster than
+    ``np.interp`` for large query arrays on a uniform grid."""
+    pos = np.clip(pos, 0, len(values) - 1.000001)
+    i = pos.astype(np.intp)
+    f = pos - i
+    return values[i] * (1 - f) + values[i + 1] * f
+
+
+def _cell_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, inner: float) -> np.ndarray:
+    """Mean of an image over the central part of each cell, from its integral image."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    mx = (xs[1:] - xs[:-1]) * (1 - inner) / 2
+    my = (ys[1:] - ys[:-1]) * (1 - inner) / 2
+    x0 = np.clip(np.round(xs[:-1] + mx), 0, w).astype(int)
+    x1 = np.clip(np.round(xs[1:] - mx), 0, w).astype(int)
+    y0 = np.clip(np.round(ys[:-1] + my), 0, h).astype(int)
+    y1 = np.clip(np.round(ys[1:] - my), 0, h).astype(int)
+    x1 = np.maximum(x1, x0 + 1)
+    y1 = np.maximum(y1, y0 + 1)
+    s = (
+        integral[y1[:, None], x1[None, :]]
+        - integral[y0[:, None], x1[None, :]]
+        - integral[y1[:, None], x0[None, :]]
+        + integral[y0[:, None], x0[None, :]]
+    )
+    area = (y1 - y0)[:, None] * (x1 - x0)[None, :]
+    return s / area
 
 
 def settle_shift(grey: np.ndarray, fx: AxisFit, fy: AxisFit) -> tuple[AxisFit, AxisFit]:
     """Choose between the fitted grid and the grid moved one cell along an axis.
 
     A board margin as wide as a cell, bounded by the board's edge, mimics one more row of
-    cells; the real end row has printed content on most of its cells, the margin does not.
+    cells; the real end row has printed content (mean gradient in the cells' centres) on most of
+    its cells, the margin does not.
     """
     g = grey.astype(np.float32)
     grad = np.zeros_like(g)
     grad[:, 1:] += np.abs(np.diff(g, axis=1))
     grad[1:, :] += np.abs(np.diff(g, axis=0))
+    integral = cv2.integral(grad)
     h, w = g.shape
 
-    def ends(f: AxisFit, size: int, other: AxisFit, along_x: bool) -> list[AxisFit]:
-        opts = []
-        for s in (-1, 0, 1):
+    def options(f: AxisFit, size: int) -> list[AxisFit]:
+        out = []
+        for s in (0, -1, 1):
             cand = AxisFit(f.start + s * f.pitch, f.pitch, f.score)
             if cand.start >= -0.5 and cand.end <= size - 0.5:
-                opts.append(cand)
-        return opts
+                out.append(cand)
+        return out or [f]
 
     def strength(cx: AxisFit, cy: AxisFit, along_x: bool) -> float:
         xs = cx.start + cx.pitch * np.arange(LINES)
         ys = cy.start + cy.pitch * np.arange(LINES)
-        c = cell_content(grad, xs, ys)
+        c = _cell_means(integral, xs, ys, 0.6)
         if along_x:
-            return float(min(np.median(c[:, 0]), np.median(c[:, -1])))
-        return float(min(np.median(c[0, :]), np.median(c[-1, :])))
+            return float(min(_median10(c[:, 0]), _median10(c[:, -1])))
+        return float(min(_median10(c[0, :]), _median10(c[-1, :])))
 
-    best_x = max(ends(fx, w, fy, True), key=lambda f: strength(f, fy, True))
-    best_y = max(ends(fy, h, best_x, False), key=lambda f: strength(best_x, f, False))
+    best_x = max(options(fx, w), key=lambda f: strength(f, fy, True))
+    best_y = max(options(fy, h), key=lambda f: strength(best_x, f, False))
     return best_x, best_y
+
+
+SAMPLE = 12  # pixels per cell side when comparing cell borders
+
+
+def border_mismatch(grey: np.ndarray, fx: AxisFit, fy: AxisFit) -> np.ndarray:
+    """10x10: how far each cell's border ring is from the median cell's ring (grey levels,
+    relative to the ring's own contrast)."""
+    x0, x1 = fx.start, fx.end
+    y0, y1 = fy.start, fy.end
+    size = 10 * SAMPLE
+    src = np.float32([[x0, y0], [x1, y0], [x1, y1]])
+    dst = np.float32([[0, 0], [size, 0], [size, size]])
+    m = cv2.getAffineTransform(src, dst)
+    img = cv2.warpAffine(grey, m, (size, size), flags=cv2.INTER_AREA).astype(np.float32)
+    cells = img.reshape(10, SAMPLE, 10, SAMPLE).transpose(0, 2, 1, 3).reshape(100, SAMPLE, SAMPLE)
+    ring = np.concatenate(
+        [
+            cells[:, :2, :].reshape(100, -1),
+            cells[:, -2:, :].reshape(100, -1),
+            cells[:, 2:-2, :2].reshape(100, -1),
+            cells[:, 2:-2, -2:].reshape(100, -1),
+        ],
+        axis=1,
+    )
+    template = np.median(ring, axis=0)
+    contrast = float(np.abs(template - np.median(template)).mean()) + 8.0
+    return (np.abs(ring - template[None]).mean(axis=1) / contrast).reshape(10, 10)
+
+
+def _median10(values: np.ndarray) -> float:
+    v = np.sort(values)
+    return float(v[len(v) // 2 - 1 : len(v) // 2 + 1].mean())

@@ -18,17 +18,24 @@ import numpy as np
 from companion.vision.geometry import (
     apply_homography,
     is_convex,
+    line_intersection,
     order_quad,
     quad_area,
     rect_points,
 )
-from companion.vision.grid import AxisFit, fit_axis, gradient_profiles, settle_shift
+from companion.vision.grid import LINES, AxisFit, fit_axis, gradient_profiles, settle_shift
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
 WARP_SIDE = 320  # candidate quads are straightened to this square (plus padding)
-PAD = 0.06  # straighten a little outside the quad, so an outline on the quad itself is visible
-MIN_AREA = 0.08  # smallest candidate, as a fraction of the frame
-GRID_SCORE_MIN = 0.55  # both axes must show a grid at least this clear
+PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut short still works
+MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
+GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
+COARSE_SCORE_MIN = 0.15  # candidates below this are not refined
+MAX_CANDIDATES = 8
+SETTLE = True
+COARSE_PITCH_STEP = 0.5
+MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
+REFINED_CANDIDATES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +56,41 @@ def downscale(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float
 
 
 def quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
-    """Simplify a contour's convex hull to 4 corners, or None."""
+    """Simplify a contour's convex hull to 4 corners, or None.
+
+    When the hull keeps more than 4 corners (a corner cut off by a hand, corner cells without a
+    card), the 4 longest sides are extended and intersected instead.
+    """
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
-    for eps in (0.01, 0.02, 0.03, 0.05, 0.07):
+    for eps in (0.01, 0.02, 0.03):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
             return order_quad(approx.reshape(4, 2).astype(np.float64))
         if len(approx) < 4:
-            break
-    return None
+            return None
+    return quad_from_longest_sides(approx.reshape(-1, 2).astype(np.float64))
+
+
+def quad_from_longest_sides(poly: np.ndarray) -> np.ndarray | None:
+    """Intersect the 4 longest sides of a convex polygon (kept in their order around it)."""
+    n = len(poly)
+    if n < 4:
+        return None
+    sides = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    lengths = [np.linalg.norm(b - a) for a, b in sides]
+    keep = sorted(np.argsort(lengths)[-4:])
+    lines = [(sides[i][0], sides[i][1] - sides[i][0]) for i in keep]
+    corners = []
+    for i in range(4):
+        p = line_intersection(lines[i - 1], lines[i])
+        if p is None:
+            return None
+        corners.append(p)
+    q = np.array(corners)
+    if not is_convex(q):
+        return None
+    return order_quad(q)
 
 
 def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
@@ -79,6 +111,69 @@ def cell_candidates(grey: np.ndarray) -> list[np.ndarray]:
     merged = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     merged = cv2.morphologyEx(merged, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     return _quads_from_mask(merged, grey.size, cv2.RETR_EXTERNAL)
+
+
+def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
+    """The playing area as the hull of a large cluster of similar bright blobs (cards, cells).
+
+    Cards on a board and printed cells between grid lines both show as many bright blobs of
+    about one size; the hull of their centres spans 9 of the 10 cells, so it is grown by 10/9.
+    """
+    h, w = grey.shape
+    side = min(h, w)
+    quads = []
+    for block in ((side // 16) | 1, (side // 40) | 1):
+        bright = cv2.adaptiveThreshold(
+            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(block, 7), -3
+        )
+        bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=4)
+        area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+        bw = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
+        bh = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+        cen = centres[1:]
+        ok = (
+            (area >= 16)
+            & (area <= (side / 6) ** 2)
+            & (area >= 0.45 * bw * bh)
+            & (np.maximum(bw, bh) <= 3.5 * np.minimum(bw, bh))
+        )
+        if ok.sum() < 30:
+            continue
+        la = np.log(area[ok])
+        hist, edges = np.histogram(la, bins=24)
+        mode = 0.5 * (edges[np.argmax(hist)] + edges[np.argmax(hist) + 1])
+        keep = np.flatnonzero(ok)[np.abs(la - mode) <= np.log(1.8)]
+        if len(keep) < 30:
+            continue
+        pts = cen[keep]
+        size = np.sqrt(np.median(area[keep]))
+        cluster = _largest_cluster(pts, 1.9 * size)
+        if len(cluster) < 30:
+            continue
+        hull = cv2.convexHull(pts[cluster].astype(np.float32))
+        q = quad_from_contour(hull)
+        if q is None:
+            rect = cv2.minAreaRect(hull)
+            q = order_quad(cv2.boxPoints(rect))
+        centre = q.mean(axis=0)
+        quads.append(order_quad(centre + (q - centre) * (10 / 9)))
+    return quads
+
+
+def _largest_cluster(pts: np.ndarray, radius: float) -> np.ndarray:
+    """Indices of the largest group of points linked by steps shorter than ``radius``
+    (discs of half the radius drawn on a mask, then connected components)."""
+    lo = pts.min(axis=0) - radius
+    size = np.ceil(pts.max(axis=0) - lo + radius).astype(int) + 1
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    r = max(1, int(round(radius / 2)))
+    for x, y in pts - lo:
+        cv2.circle(mask, (int(round(x)), int(round(y))), r, 255, -1)
+    _, labels = cv2.connectedComponents(mask, connectivity=8)
+    ids = labels[np.round(pts[:, 1] - lo[1]).astype(int), np.round(pts[:, 0] - lo[0]).astype(int)]
+    counts = np.bincount(ids[ids > 0]) if (ids > 0).any() else np.array([0])
+    return np.flatnonzero(ids == int(np.argmax(counts)))
 
 
 def _quads_from_mask(mask: np.ndarray, frame_area: int, mode: int) -> list[np.ndarray]:
@@ -115,12 +210,14 @@ def fit_grid_in_quad(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, fl
     warped, hom = straighten_quad(grey, quad)
     px, py = gradient_profiles(warped)
     n = len(px)
-    fx = fit_axis(px, min_span=0.55, max_span=(1 + 2 * PAD) * 0.98)
-    fy = fit_axis(py, min_span=0.55, max_span=(1 + 2 * PAD) * 0.98)
+    lo = MIN_GRID_IN_QUAD / (1 + 2 * PAD)
+    fx = fit_axis(px, min_span=lo, max_span=0.98, pitch_step=COARSE_PITCH_STEP)
+    fy = fit_axis(py, min_span=lo, max_span=0.98, pitch_step=COARSE_PITCH_STEP)
     score = min(fx.score, fy.score)
     if n <= 0:
         return None
-    fx, fy = settle_shift(warped, fx, fy)
+    if SETTLE:
+        fx, fy = settle_shift(warped, fx, fy)
     rect = _rect_from_fits(fx, fy)
     grid = apply_homography(np.linalg.inv(hom), rect)
     return order_quad(grid), score
@@ -133,37 +230,122 @@ def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
     )
 
 
-def refine_grid(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float]:
-    """Re-straighten the found grid itself at a finer scale and fit again near the identity."""
-    warped, hom = straighten_quad(grey, quad, side=400, pad=0.05)
-    px, py = gradient_profiles(warped)
-    p0 = 400 * 0.05
-    fx = fit_axis(px, pitch_range=(38.0, 42.0), start_range=(p0 - 8, p0 + 8), pitch_step=0.1)
-    fy = fit_axis(py, pitch_range=(38.0, 42.0), start_range=(p0 - 8, p0 + 8), pitch_step=0.1)
-    rect = _rect_from_fits(fx, fy)
-    return order_quad(apply_homography(np.linalg.inv(hom), rect)), min(fx.score, fy.score)
+REFINE_SIDE = 400
+REFINE_PAD = 0.08
+
+
+def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np.ndarray, float]:
+    """Correct a found grid's corners, perspective included, by least squares.
+
+    The grid is straightened again at a finer scale. Each of the 11 column boundaries is looked
+    for near its expected place in the top half and in the bottom half, each row boundary in the
+    left and right halves (44 sub-pixel peak positions). Each says "grid line k passes here",
+    which is linear in the 8 unknowns of the homography from the straightened image to grid
+    units; the least-squares solution (after dropping outliers) gives the corners.
+    """
+    side, p0 = REFINE_SIDE, REFINE_SIDE * REFINE_PAD
+    pitch = side / 10
+    half = int(round(p0 + side / 2))
+    full = int(round(side + 2 * p0))
+    centres = (half / 2, (half + full) / 2)
+    score = 0.0
+    for _ in range(rounds):
+        warped, hom = straighten_quad(grey, quad, side=side, pad=REFINE_PAD)
+        expected = p0 + pitch * np.arange(LINES)
+        rows = []  # (x, y, k, axis) observations: axis 0 -> u = k, axis 1 -> v = k
+        strengths = []
+        for band, centre in ((slice(0, half), centres[0]), (slice(half, full), centres[1])):
+            px, _ = gradient_profiles(warped[band])
+            _, py = gradient_profiles(warped[:, band])
+            for k, pos, st in peak_positions(px, expected, pitch):
+                rows.append((pos, centre, k, 0))
+                strengths.append(st)
+            for k, pos, st in peak_positions(py, expected, pitch):
+                rows.append((centre, pos, k, 1))
+                strengths.append(st)
+        fit = _fit_grid_homography(np.array(rows, dtype=np.float64))
+        if fit is None:
+            score = 0.0
+            break
+        g, resid = fit
+        # lines that a homography explains to within a twentieth of a cell, weighted by strength
+        score = float(np.sum(np.array(strengths)[resid < 0.05]) / len(strengths))
+        grid_corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
+        corners = apply_homography(np.linalg.inv(g), grid_corners)
+        quad = order_quad(apply_homography(np.linalg.inv(hom), corners))
+    return quad, score
+
+
+def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float):
+    """For each expected boundary, the sub-pixel peak of the blurred profile within a third of
+    a cell, and its strength (peak over the profile's mean). Yields (k, position, strength)."""
+    prof = profile.astype(np.float64) / (profile.mean() + 1e-9)
+    h = max(2, int(round(0.06 * pitch)))
+    tri = np.concatenate([np.arange(1, h + 2), np.arange(h, 0, -1)]).astype(np.float64)
+    blur = np.convolve(prof, tri / tri.sum(), mode="same")
+    r = int(round(pitch / 3))
+    n = len(blur)
+    for k, e in enumerate(expected):
+        lo, hi = max(1, int(e) - r), min(n - 2, int(e) + r)
+        if hi <= lo:
+            continue
+        i = lo + int(np.argmax(blur[lo : hi + 1]))
+        a, b, c = blur[i - 1], blur[i], blur[i + 1]
+        den = a - 2 * b + c
+        off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+        yield k, i + float(np.clip(off, -1, 1)), float(b)
+
+
+def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Least-squares homography (straightened px -> grid units) from line observations, and
+    each observation's residual in cells."""
+    if len(obs) < 12:
+        return None
+    keep = np.ones(len(obs), bool)
+    g = None
+    for _ in range(2):
+        o = obs[keep]
+        x, y, k, axis = o[:, 0], o[:, 1], o[:, 2], o[:, 3]
+        a = np.zeros((len(o), 8))
+        u = axis == 0
+        # u-rows: h1 x + h2 y + h3 - k h7 x - k h8 y = k ; v-rows: h4 x + h5 y + h6 - ... = k
+        a[u, 0], a[u, 1], a[u, 2] = x[u], y[u], 1
+        a[~u, 3], a[~u, 4], a[~u, 5] = x[~u], y[~u], 1
+        a[:, 6], a[:, 7] = -k * x, -k * y
+        sol, *_ = np.linalg.lstsq(a, k, rcond=None)
+        g = np.append(sol, 1.0).reshape(3, 3)
+        pts = np.stack([obs[:, 0], obs[:, 1], np.ones(len(obs))], axis=1) @ g.T
+        uv = pts[:, :2] / pts[:, 2:3]
+        resid = np.abs(np.where(obs[:, 3] == 0, uv[:, 0], uv[:, 1]) - obs[:, 2])
+        new_keep = resid < max(0.08, 3 * np.median(resid))
+        if new_keep.sum() < 12 or (new_keep == keep).all():
+            break
+        keep = new_keep
+    return g, resid
 
 
 def locate_grid(bgr: np.ndarray) -> GridFit | None:
     """Find the 10x10 playing grid in a frame, or None when no candidate shows a clear grid."""
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cands = [(q, "outline") for q in outline_candidates(grey)]
     cands += [(q, "cells") for q in cell_candidates(grey)]
+    cands += [(q, "blobs") for q in blob_candidates(grey)]
     tol = 0.02 * max(grey.shape)
     kept: list[tuple[np.ndarray, str]] = []
     for q, src in cands:
         if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept):
             kept.append((q, src))
-    best: tuple[np.ndarray, float, str] | None = None
-    for q, src in kept[:10]:
+    coarse = []
+    for q, src in kept[:MAX_CANDIDATES]:
         fit = fit_grid_in_quad(grey, q)
-        if fit is None:
-            continue
-        grid, score = fit
-        if best is None or score > best[1]:
-            best = (grid, score, src)
-    if best is None or best[1] < GRID_SCORE_MIN:
+        if fit is not None and fit[1] >= COARSE_SCORE_MIN:
+            coarse.append((fit[1], fit[0], src))
+    coarse.sort(key=lambda c: -c[0])
+    if not coarse or coarse[0][0] < GRID_SCORE_MIN:
         return None
-    grid, score = refine_grid(grey, best[0])
-    return GridFit(quad=grid / s, score=score, source=best[2])
+    score, quad, src = coarse[0]
+    grid, _ = refine_grid(full, quad / s, rounds=2)
+    best = (grid, score, src)
+    return GridFit(quad=grid, score=score, source=best[2])

@@ -27,6 +27,8 @@ from companion.vision.reading import CORNER, BoardReading
 
 GRID_SIDE = 10 * chips.CELL
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
+STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
+REORIENT_MARGIN = 0.3  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
@@ -66,6 +68,7 @@ class BoardReader:
         self.orientation: int | None = None
         self.located_by = ""
         self._calibrated_size: tuple[int, int] | None = None
+        self._contrast0: float | None = None  # boundary contrast when the grid was located
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.orientation = calibration.orientation
@@ -88,7 +91,10 @@ class BoardReader:
             self._calibrated_size = (w, h)
         if self.quad is not None:
             grid = warp_grid(bgr, self.quad)
-            if boundary_contrast(grid) >= STILL_THERE_MIN:
+            contrast = boundary_contrast(grid)
+            if self._contrast0 is None:
+                self._contrast0 = contrast
+            if contrast >= max(STILL_THERE_MIN, STILL_THERE_RATIO * self._contrast0):
                 reading = self._read_grid(grid, notes)
             else:
                 notes.append("board moved or hidden: located again")
@@ -124,6 +130,7 @@ class BoardReader:
         if self.calibration is None:
             self.orientation = None
         grid = warp_grid(bgr, self.quad)
+        self._contrast0 = boundary_contrast(grid)
         reading = self._read_grid(grid, notes)
         if not reading.board_found:
             self.quad = None
@@ -139,14 +146,21 @@ class BoardReader:
                 for s in CHIP_SYMBOLS
             }
         symbols, conf = chips.classify(feats, reference)
+        usable = (symbols == ".") & (feats.ring < 0.2)
+        for r, c in CORNER_CELLS:
+            usable[r, c] = False
+        vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
         if self.orientation is None:
-            usable = (symbols == ".") & (feats.ring < 0.2)
-            for r, c in CORNER_CELLS:
-                usable[r, c] = False
-            vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
             if vote.margin < ORIENT_MARGIN_MIN:
                 notes.append(f"no clear red/black ink pattern (margin {vote.margin:.2f})")
                 return BoardReading(board_found=False, notes=notes)
+            self.orientation = vote.orientation
+        elif (
+            self.calibration is None
+            and vote.orientation != self.orientation
+            and vote.margin >= REORIENT_MARGIN
+        ):
+            notes.append(f"board turned: orientation {self.orientation} -> {vote.orientation}")
             self.orientation = vote.orientation
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
