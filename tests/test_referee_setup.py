@@ -185,3 +185,22 @@ def test_str_and_repr_are_readable():
     assert text.splitlines()[1].split() == ["1", "*", *"........", "*"]
     assert "Blue (blue) to move" in text
     assert repr(game).startswith("<Game classic [Blue:blue, Green:green]")
+
+
+def test_every_rule_id_and_code_in_the_referee_source_has_a_text():
+    import re
+    from pathlib import Path
+
+    from companion.referee import CODE_TEXTS, RULE_TEXTS, game
+
+    source = Path(game.__file__).read_text(encoding="utf-8")
+    rule_ids = set(re.findall(r'"([a-z_]+\.[a-z_.]+)"', source)) - {"options.layout"}
+    assert rule_ids and rule_ids <= set(RULE_TEXTS)
+    codes = set(re.findall(r'_refuse\(\s*move, "([a-z_]+)"', source))
+    assert {"out_of_turn", "corner", "remove_locked"} <= codes <= set(CODE_TEXTS)
+
+
+def test_colour_errors_with_odd_values():
+    with pytest.raises(SetupError) as info:
+        Game([("A", None), ("B", "purple")])
+    assert info.value.code == "team_color"

@@ -412,7 +412,8 @@ class Game:
         who = move.player or move.color or "?"
         if self.is_over:
             why = f"{self._winner} has won" if self._winner else "the deck ran out (no winner)"
-            return self._refuse(move, "game_over", f"The game is over: {why}.", "game.over")
+            rule = "game.over" if self._winner else "deck.exhausted_end"
+            return self._refuse(move, "game_over", f"The game is over: {why}.", rule)
         player: Player | None = None
         if move.player is not None:
             player = self._by_name.get(move.player)

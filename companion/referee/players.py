@@ -57,7 +57,7 @@ def validate_players(players: list[Player], allowed_counts: tuple[int, ...]) -> 
     dupes = sorted({name for name in names if names.count(name) > 1})
     if dupes:
         raise SetupError("player_name", f"player names must differ; repeated: {', '.join(dupes)}")
-    bad = sorted({p.color for p in players if p.color not in COLORS})
+    bad = sorted({str(p.color) for p in players if p.color not in COLORS})
     if bad:
         raise SetupError(
             "team_color", f"unknown chip colour(s) {bad}; teams are blue, green and red"
