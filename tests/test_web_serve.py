@@ -1,0 +1,81 @@
+"""``companion serve``: options, clear errors with documented exit codes, a real start and stop."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from companion.cli import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--port", "70000"], "--port 70000 is not a port number"),
+        (["--speed", "0"], "--speed must be above 0"),
+        (["--viewers", "0"], "--viewers must be between 1 and 200"),
+        (["--pin", "12"], "--pin must be 4 to 12 letters or digits"),
+        (["--source", "/no/such/video.mp4"], "cannot open source /no/such/video.mp4"),
+        (["--db", "/no/such/folder/game.db"], "cannot use database"),
+    ],
+)
+def test_bad_options_exit_2_with_one_clear_line(argv, message, capsys):
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_taken_port_exits_3(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--pin", "1234"]) == 3
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err
+
+
+def test_serve_starts_prints_url_and_pin_and_stops_on_ctrl_c():
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--port", "0", "--pin", "7391"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+        url = re.search(r"http://127\.0\.0\.1:\d+/", lines[0]).group(0)
+        assert "Table PIN: 7391" in lines[1]
+        assert "demo game" in lines[2]
+        state = json.load(urllib.request.urlopen(url + "api/state", timeout=10))
+        assert len(state["board"]) == 10
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        assert "Sequence companion" in page
+        refused = urllib.request.Request(url + "api/undo", method="POST", data=b"")
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(refused, timeout=10)
+        assert info.value.code == 401
+        # an open event stream must not keep the server from stopping
+        events = urllib.request.urlopen(url + "api/events", timeout=10)
+        assert events.readline().startswith(b"retry:")
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=15) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
