@@ -133,26 +133,26 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
         # shadow: the hand floats a few centimetres above the board
         shift = np.float32([[1, 0, -lx * 1.1 * unit], [0, 1, -ly * 1.1 * unit]])
         shadow = soft_mask(cv2.warpAffine(m, shift, (x1 - x0, y1 - y0)), 0.7 * unit)
-        base = roi.astype(np.float32) * (1 - 0.45 * shadow[..., None])
-        behind = base.copy()
+        keep = 1 - 0.45 * shadow
+        behind = cv2.blendLinear(roi, np.zeros_like(roi), keep, 1 - keep)
         # rounded shading: brighter along the middle of each limb, lit side a bit brighter
         dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 3)
         depth = np.sqrt(np.clip(dist / (0.45 * unit), 0, 1))
         gx = cv2.Sobel(dist, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(dist, cv2.CV_32F, 0, 1, ksize=3)
-        lit = np.clip(-(gx * lx + gy * ly) / (np.hypot(gx, gy) + 1e-3), -1, 1) * (1 - depth)
-        shade = (0.62 + 0.38 * depth + 0.15 * lit)[..., None]
-        for part, color in ((skin_mask, hand.skin), (sleeve_mask, hand.sleeve)):
-            if color is None:
-                continue
-            a = (part[y0:y1, x0:x1].astype(np.float32) / 255)[..., None]
-            if not a.any():
-                continue
-            paint = np.asarray(color, np.float32)[None, None, :] * shade
-            base = paint * a + base * (1 - a)
+        lit = np.clip(-(gx * lx + gy * ly) / (cv2.magnitude(gx, gy) + 1e-3), -1, 1) * (1 - depth)
+        shade = np.clip((0.62 + 0.38 * depth + 0.15 * lit) * 128, 0, 255).astype(np.uint8)
+        colour = np.empty_like(roi)
+        colour[:] = hand.skin
+        sleeve_roi = sleeve_mask[y0:y1, x0:x1]
+        if hand.sleeve is not None:
+            colour[sleeve_roi >= 128] = hand.sleeve
+        paint = cv2.multiply(colour, cv2.merge([shade, shade, shade]), scale=1 / 128)
+        a = m.astype(np.float32) / 255
+        base = cv2.blendLinear(paint, behind, a, 1 - a)
         # creases between the fingers and the nail-side outline
         crease = tuple(float(v) * 0.6 for v in hand.skin)
-        out = np.clip(base, 0, 255).astype(np.uint8)
+        out = base
         offs = np.array([x0, y0], float)
         for f in fingers:
             pts = np.round((f - offs) * ONE).astype(np.int32)
