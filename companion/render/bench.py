@@ -32,7 +32,10 @@ def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
     from companion.render.spec import HandSpec
 
     rng = np.random.default_rng(seed)
-    spec = random_spec(rng, size=size, hand=False, camera_seed=seed + 1)
+    # a typical webcam: cards art, noise, slight blur and a JPEG round trip in every frame
+    spec = random_spec(
+        rng, size=size, hand=False, camera_seed=seed + 1, art="cards", jpeg=85, noise=3.0, blur=0.6
+    )
     render_frame(spec)  # build the scene once
     times, cpu_times = [], []
     for i in range(frames):
