@@ -128,8 +128,29 @@ def test_wants_reading_skips_motion_and_throttles():
     assert tracker.wants_reading(0.1, 0.0)
 
 
+def test_without_a_board_the_vision_is_asked_less_often():
+    tracker = BoardTracker(TrackerConfig(read_interval=0.1, no_board_interval=0.5), EMPTY)
+    tracker.update(0.0, 0.0, BoardReading(board_found=False))
+    assert not tracker.wants_reading(0.2, 0.0)
+    assert tracker.wants_reading(0.5, 0.0)
+    tracker.update(0.5, 0.0, reading(EMPTY))
+    assert tracker.wants_reading(0.6, 0.0)  # settling: every read_interval
+
+
+def test_a_settled_board_is_rechecked_slowly_until_something_moves():
+    config = TrackerConfig(still_window=0.2, read_interval=0.1, settled_interval=1.0)
+    tracker = BoardTracker(config, EMPTY)
+    feed(tracker, [(0.3, 0.0, EMPTY)])
+    assert tracker.status == STILL
+    assert not tracker.wants_reading(0.5, 0.0)
+    assert tracker.wants_reading(1.2, 0.0)
+    tracker.update(1.2, 0.5)  # a hand
+    tracker.update(1.3, 0.0, reading(EMPTY))
+    assert tracker.wants_reading(1.4, 0.0)
+
+
 def test_accept_and_rearm_control_announcements():
-    tracker = BoardTracker(TrackerConfig(still_window=0.1), EMPTY)
+    tracker = BoardTracker(TrackerConfig(still_window=0.1, min_reads=1), EMPTY)
     after = board_with(D4="B")
     assert tracker.update(0.0, 0.0, reading(after)).settled is None
     assert tracker.update(0.1, 0.0, reading(after)).settled == after
@@ -196,7 +217,7 @@ def test_no_change_means_nothing_to_do():
 
 
 def test_a_correction_holds_while_the_misread_persists():
-    tracker = BoardTracker(TrackerConfig(still_window=0.1), EMPTY)
+    tracker = BoardTracker(TrackerConfig(still_window=0.1, min_reads=1), EMPTY)
     misread = board_with(C3="G")  # the table says C3 is really blue
     tracker.update(0.0, 0.0, reading(misread))
     tracker.correct((2, 2), "B")
@@ -218,3 +239,11 @@ def test_a_few_unreadable_cells_keep_their_value_and_do_not_block():
     assert updates[-1][1].hidden == ((1, 1), (2, 2))
     hand = board_with(B2="?", C3="?", D4="?", E5="R")
     assert all(u.status == WATCHING for _, u in feed(tracker, [(1.0, 0.0, hand)], start=2.0))
+
+
+def test_two_sparse_misreads_are_not_enough_to_change_a_cell():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5, min_reads=3), EMPTY)
+    misread = board_with(E5="R")
+    tracker.update(0.0, 0.0, reading(misread))
+    assert tracker.update(1.0, 0.0, reading(misread)).settled == EMPTY  # 2 reads: not yet
+    assert tracker.update(1.1, 0.0, reading(misread)).settled == misread  # 3rd read agrees

@@ -10,7 +10,8 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
   confidence floor), means the board is not fully visible: the stillness clock restarts; a few
   unreadable cells (a vision doubt, a fingertip) keep their last value and are reported;
 - per-cell hysteresis: a cell takes a new value only after that value was read in every reading
-  for ``still_window`` seconds, so a misread that lasts a few frames is never seen downstream;
+  for ``still_window`` seconds and at least ``min_reads`` times, so a misread that lasts a few
+  frames is never seen downstream;
 - once the board has been still and fully visible for ``still_window`` seconds the tracker
   *settles*: ``update.settled`` carries the 10 strings of the settled board, once per change.
 
@@ -37,6 +38,11 @@ class TrackerConfig:
     motion_threshold: float = 0.004  # motion score (share of moving pixels) that means "moving"
     min_confidence: float = 0.0  # a cell read with less confidence counts as unreadable
     read_interval: float = 0.1  # seconds between vision reads while still (see wants_reading)
+    settled_interval: float = 1.0  # seconds between reads once the board has settled: only
+    # a hand (motion) changes a settled board, so a still board needs only a slow re-check
+    no_board_interval: float = 0.5  # seconds between reads while no board is found (locating
+    # a board from scratch is the vision's slow path)
+    min_reads: int = 3  # a cell changes only after this many agreeing reads (and the window)
     max_hidden: int = 3  # up to this many unreadable cells keep their value; more = occluded
 
     def __post_init__(self) -> None:
@@ -62,6 +68,7 @@ class BoardTracker:
         self._stable: list[list[str]] = []
         self._candidate: list[list[str | None]] = []
         self._candidate_since: list[list[float]] = []
+        self._candidate_reads: list[list[int]] = []
         self._announced: list[str] | None = None
         self._last_cells: list[str] | None = None
         self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
@@ -78,6 +85,7 @@ class BoardTracker:
         self._stable = [list(row) for row in expected]
         self._candidate = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_since = [[0.0] * SIZE for _ in range(SIZE)]
+        self._candidate_reads = [[0] * SIZE for _ in range(SIZE)]
         self._overrides = {}
         if rearm:
             self._announced = None
@@ -114,7 +122,11 @@ class BoardTracker:
         if motion > self.config.motion_threshold:
             return False
         last = self._last_read
-        return last is None or timestamp - last >= self.config.read_interval - 1e-9
+        interval = {
+            NO_BOARD: self.config.no_board_interval,
+            STILL: self.config.settled_interval,
+        }.get(self.status, self.config.read_interval)
+        return last is None or timestamp - last >= interval - 1e-9
 
     # -- the frame loop ------------------------------------------------------------------------
 
@@ -183,12 +195,15 @@ class BoardTracker:
                 seen = row[c]
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
-                elif seen != self._candidate[r][c]:
+                    continue
+                if seen != self._candidate[r][c]:
                     self._candidate[r][c] = seen
                     self._candidate_since[r][c] = timestamp
+                    self._candidate_reads[r][c] = 0
+                self._candidate_reads[r][c] += 1
                 if (
-                    self._candidate[r][c] is not None
-                    and timestamp - self._candidate_since[r][c] >= window - 1e-9
+                    timestamp - self._candidate_since[r][c] >= window - 1e-9
+                    and self._candidate_reads[r][c] >= self.config.min_reads
                 ):
                     self._stable[r][c] = seen
                     self._candidate[r][c] = None
