@@ -171,3 +171,11 @@ def test_bad_decks_are_setup_errors():
     assert info.value.code == "deck" and "104" in info.value.message
     with pytest.raises(SetupError, match="deck card 1"):
         Game(deck=["ZZ", *stacked_deck()[1:]])
+
+
+def test_camera_moves_in_a_card_game_leave_the_hands_alone():
+    game = game_with(DEAL)
+    before = {k: list(v) for k, v in game.piles.hands.items()}
+    assert game.push(Move.board_place("blue", "E5")).legal
+    assert game.push(Move(kind="place", player="Bo", cell=(4, 5))).legal  # player known, card not
+    assert game.piles.hands == before and len(game.piles.deck) == 104 - 14

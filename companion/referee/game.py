@@ -752,8 +752,8 @@ class Game:
                 self._sequences[owner] = [x for x in self._sequences[owner] if x not in plan.broken]
                 self._relock()
         name = move.player
-        if name is not None:
-            if self.piles is not None and card is not None:
+        if name is not None and card is not None:  # a card was played: discard it, then draw
+            if self.piles is not None:
                 self.piles.discard(name, card)
             if move.drew:
                 if self.rules.forgotten_draw == "lost_after_next_play":

@@ -16,7 +16,7 @@ A play may carry ``"drew": false`` when the player forgot to draw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.cells import Cell, CellError, cell_name, parse_cell
@@ -47,7 +47,6 @@ class Move:
     cells: tuple[Cell, ...] = ()
     discards: tuple[tuple[str, str], ...] = ()
     drew: bool = True
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def place(self) -> Cell | None:
