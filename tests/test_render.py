@@ -269,3 +269,18 @@ def test_exposure_drift_changes_brightness_but_not_the_scene():
     b, _ = render_frame(spec.with_frame(exposure=1.2))
     assert spec.with_frame(exposure=1.2).scene_key() == spec.scene_key()
     assert b.astype(int).mean() > a.astype(int).mean() + 5
+
+
+def test_glare_that_washes_chips_out_is_marked_hidden(tmp_path):
+    cells = with_chips({(r, c): "R" for r in range(1, 9) for c in range(1, 9)})
+    spec = clean(art="cards", cells=cells, glare=1.3, glare_spots=2, camera_seed=4)
+    img, t = render_frame(spec)
+    assert t.occluded.any() and not t.occluded.all()
+    dull, _ = render_frame(replace(spec, glare=0.0))
+    brighter = (img.astype(int) - dull.astype(int)).sum(axis=2)
+    centers = np.round(t.cell_centers()).astype(int)
+    lift = np.array([[brighter[y, x] for x, y in row] for row in centers])
+    assert lift[t.occluded].max() > 3 * 100  # the glare is strongest on hidden cells
+    assert np.median(lift[~t.occluded]) < np.median(lift[t.occluded])
+    back = truth.load(truth.save(t, tmp_path / "g.jpg"))
+    assert np.allclose(back.covered, t.covered) and (back.covered[t.occluded] >= 0.08).all()

@@ -25,6 +25,7 @@ from companion.render.truth import Truth
 CELL_BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 200)
 OCCLUSION_SAMPLES = 5  # per cell side
 OCCLUDED_FRACTION = 0.08
+GLARE_HIDES = 140  # grey levels a glare spot adds where it washes a chip's colour out
 
 
 @dataclass
@@ -49,6 +50,7 @@ class Scene:
     base: np.ndarray | None = None  # static frame before the grid patch was warped onto it
     chip_lifts: np.ndarray | None = None  # 10x10x2 int texture pixels (chip side wall)
     overlay: Overlay | None = None  # loose cards lying on the board
+    glare_cover: np.ndarray | None = None  # 10x10 share of each cell washed out by glare
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -203,7 +205,15 @@ def build_scene(spec: RenderSpec) -> Scene:
         base,
         _chip_lifts(spec, art),
         overlay,
+        _glare_cover(glare, grid_to_image),
     )
+
+
+def _glare_cover(glare: np.ndarray | None, grid_to_image: np.ndarray) -> np.ndarray | None:
+    if glare is None:
+        return None
+    washed = (glare[..., 0] > GLARE_HIDES).astype(np.uint8) * 255
+    return covered_fraction(washed, grid_to_image) if washed.any() else None
 
 
 def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
@@ -303,8 +313,8 @@ def _place_chips(scene: Scene, cells) -> np.ndarray | None:
     return patch
 
 
-def occlusion(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndarray:
-    """10x10 bool: cells whose area is at least ``OCCLUDED_FRACTION`` under ``coverage``."""
+def covered_fraction(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndarray:
+    """10x10 float: share of each cell (sampled on a 5x5 grid) where ``coverage`` > 127."""
     n = OCCLUSION_SAMPLES
     t = (np.arange(n) + 0.5) / n
     gy, gx = np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij")
@@ -317,8 +327,7 @@ def occlusion(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndarray:
     hit = np.zeros(len(pts), bool)
     ip = img_pts[inside]
     hit[inside] = coverage[ip[:, 1], ip[:, 0]] > 127
-    frac = hit.reshape(SIZE, SIZE, n * n).mean(axis=2)
-    return frac >= OCCLUDED_FRACTION
+    return hit.reshape(SIZE, SIZE, n * n).mean(axis=2)
 
 
 def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
@@ -349,17 +358,18 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     if scene.overlay is not None:
         mask = scene.overlay.mask
         coverage = mask if coverage is None else cv2.max(coverage, mask)
-    occluded = (
-        occlusion(coverage, scene.grid_to_image)
-        if coverage is not None
-        else np.zeros((SIZE, SIZE), bool)
-    )
+    covered = np.zeros((SIZE, SIZE))
+    if coverage is not None:
+        covered = covered_fraction(coverage, scene.grid_to_image)
+    if scene.glare_cover is not None:
+        covered = np.maximum(covered, scene.glare_cover)
     truth = Truth(
         board_found=True,
         orientation=scene.orientation,
         cells=list(spec.cells),
         corners=scene.corners.copy(),
-        occluded=occluded,
+        occluded=covered >= OCCLUDED_FRACTION,
+        covered=np.round(covered, 2),
         size=spec.size,
         art=spec.art,
         spec=spec.to_json(),

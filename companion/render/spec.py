@@ -104,7 +104,7 @@ class RenderSpec:
     gradient: float = 0.0  # 0..1 brightness ramp across the frame
     gradient_angle_deg: float = 0.0
     vignette: float = 0.0  # 0..1
-    glare: float = 0.0  # 0..1 strength of glare spots
+    glare: float = 0.0  # 0..2 strength of glare spots (above ~0.95 they wash chips out)
     glare_spots: int = 0
     shadow: float = 0.0  # 0..1 depth of a large soft shadow from someone at the table
     wrinkles: float = 0.0  # 0..1 unevenness of the board surface (vinyl mat, paper)
@@ -182,6 +182,7 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.jpeg is None or 5 <= spec.jpeg <= 100, "jpeg quality must be within 5..100")
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
+    _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
     _check(spec.clutter >= 0 and spec.glare_spots >= 0, "clutter and glare_spots >= 0")
     _check(0 <= spec.board_cards <= 6, "board_cards must be within 0..6")
     _check(0 <= spec.chip_jitter <= 0.3, "chip_jitter must be within 0..0.3 cells")

@@ -5,10 +5,14 @@ Sidecar format (version 1)::
     {"version": 1, "board_found": true, "orientation": 90,
      "cells": ["*.B......*", ...10 strings],           # canonical, as the spec placed them
      "corners": [[x, y], ...4],                        # A1, J1, J10, A10 outer grid corners
-     "occluded": ["..........", "...##.....", ...],    # '#' = cell under a hand
+     "occluded": ["..........", "...##.....", ...],    # '#' = cell hidden (see below)
+     "covered": [[0.0, 0.12, ...], ...10 rows],        # share of each cell hidden, 0..1
      "size": [640, 480], "art": "cards", "spec": {...}} # spec: to render the frame again
 
-With ``board_found`` false, ``orientation``, ``cells``, ``corners`` and ``occluded`` are null.
+With ``board_found`` false, ``orientation``, ``cells``, ``corners``, ``occluded`` and
+``covered`` are null. A cell is *hidden* where a hand or arm, a held chip, a loose card lying on
+the board, or a glare spot adding more than 140 grey levels lies over it; it is ``occluded``
+when at least 8 % of it is hidden (``cells`` still gives the chip underneath).
 The corners are the outer corners of the 10x10 playing grid (not of the board's margin): the
 grid is uniform in the board plane, so cell (row, col) is the quad between grid lines
 ``col..col+1`` and ``row..row+1`` mapped through ``Truth.homography()``.
@@ -40,6 +44,7 @@ class Truth:
     cells: list[str] | None = None
     corners: np.ndarray | None = None  # 4x2 float image points: A1, J1, J10, A10
     occluded: np.ndarray | None = None  # 10x10 bool
+    covered: np.ndarray | None = None  # 10x10 float: share of the cell hidden (0..1)
     size: tuple[int, int] = (0, 0)
     art: str | None = None
     spec: dict | None = field(default=None, repr=False)
@@ -74,6 +79,11 @@ class Truth:
                 if found and self.occluded is not None
                 else None
             ),
+            "covered": (
+                [[round(float(v), 2) for v in row] for row in self.covered]
+                if found and self.covered is not None
+                else None
+            ),
             "size": list(self.size),
             "art": self.art,
             "spec": self.spec,
@@ -85,6 +95,7 @@ class Truth:
             found = bool(data["board_found"])
             corners = data.get("corners")
             occluded = data.get("occluded")
+            covered = data.get("covered")
             truth = cls(
                 board_found=found,
                 orientation=data.get("orientation"),
@@ -95,6 +106,7 @@ class Truth:
                     if occluded is not None
                     else None
                 ),
+                covered=np.array(covered, dtype=np.float64) if covered is not None else None,
                 size=tuple(data.get("size", (0, 0))),
                 art=data.get("art"),
                 spec=data.get("spec"),
