@@ -191,9 +191,9 @@ def test_every_rule_id_and_code_in_the_referee_source_has_a_text():
     import re
     from pathlib import Path
 
-    from companion.referee import CODE_TEXTS, RULE_TEXTS, game
+    from companion.referee import CODE_TEXTS, RULE_TEXTS, game, judging
 
-    source = Path(game.__file__).read_text(encoding="utf-8")
+    source = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (game, judging))
     rule_ids = set(re.findall(r'"([a-z_]+\.[a-z_.]+)"', source)) - {"options.layout"}
     assert rule_ids and rule_ids <= set(RULE_TEXTS)
     codes = set(re.findall(r'_refuse\(\s*move, "([a-z_]+)"', source))
