@@ -353,8 +353,13 @@ def render_game(
     fps: float = 15.0,
     timing: Timing | None = None,
     progress: Callable[[int], None] | None = None,
+    perfect_reads: list[str] | None = None,
 ) -> Timeline:
-    """Render ``script`` with the fixed camera of ``spec`` into ``out_video`` (mp4v or MJPG)."""
+    """Render ``script`` with the fixed camera of ``spec`` into ``out_video`` (mp4v or MJPG).
+
+    ``perfect_reads``, when given, receives each frame's perfect reading as one 100-character
+    string (``?`` under hands), for replays that take the vision out of the measurement.
+    """
     out_video = Path(out_video)
     timeline = Timeline(fps=fps)
     fourcc = "MJPG" if out_video.suffix.lower() == ".avi" else "mp4v"
@@ -362,8 +367,10 @@ def render_game(
     if not writer.isOpened():
         raise OSError(f"cannot write video {out_video} with codec {fourcc}")
     try:
-        for n, (image, _) in enumerate(game_frames(spec, script, fps, timing, timeline)):
+        for n, (image, cells) in enumerate(game_frames(spec, script, fps, timing, timeline)):
             writer.write(image)
+            if perfect_reads is not None:
+                perfect_reads.append("".join(cells))
             if progress is not None:
                 progress(n + 1)
     finally:
