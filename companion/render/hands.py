@@ -56,11 +56,11 @@ def hand_polygons(hand: HandSpec, grid_to_image: np.ndarray, frame_size):
         return tip_img + along * s * unit + across * t * unit
 
     spread = 1 + 0.45 * hand.spread
+    side = 1 if hand.right_hand else -1  # seen from above, a right thumb is on the +across side
     fingers = [
-        _capsule(at(start + 0.2, off * spread), at(2.5, off * 0.92), width * unit)
+        _capsule(at(start + 0.2, side * off * spread), at(2.5, side * off * 0.92), width * unit)
         for off, start, width in FINGERS
     ]
-    side = 1 if (hash((round(tx, 3), round(ty, 3))) & 1) else -1
     thumb = _capsule(
         at(2.4 - 0.4 * hand.spread, side * (1.35 + 0.35 * hand.spread)),
         at(4.0, side * 0.7),
@@ -158,7 +158,7 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
             pts = np.round((f - offs) * ONE).astype(np.int32)
             cv2.polylines(out, [pts], True, crease, 1, cv2.LINE_AA, SHIFT)
         if hand.holding is not None:  # a chip pinched under the thumb and index fingertips
-            centre = at(0.05, -0.12) - offs
+            centre = at(0.05, -0.12 * (1 if hand.right_hand else -1)) - offs
             sprite = chip_sprite(
                 CHIP_COLORS[hand.holding], max(4, round(0.8 * unit)), int(light_deg)
             )
@@ -168,6 +168,7 @@ def draw_hands(img: np.ndarray, hands, grid_to_image, light_deg: float) -> np.nd
                 mask, tuple(int(v) for v in np.round(centre + offs)), max(1, round(r)), 255, -1
             )
             for off, start, width in FINGERS[1:3]:  # fingertips over the chip's edge
+                off *= 1 if hand.right_hand else -1
                 tip = _capsule(at(start + 0.25, off * spread), at(0.9, off), width * unit) - offs
                 skin = tuple(0.92 * v for v in hand.skin)
                 cv2.fillPoly(out, [np.round(tip * ONE).astype(np.int32)], skin, cv2.LINE_AA, SHIFT)

@@ -68,6 +68,7 @@ def random_hand(rng: np.random.Generator, tip: tuple[float, float] | None = None
         sleeve_at=float(rng.uniform(0.3, 1.5)),
         spread=float(rng.uniform(0, 0.8)),
         holding="BGR"[int(rng.integers(0, 3))] if rng.random() < 0.3 else None,
+        right_hand=bool(rng.random() < 0.85),
         motion=(
             (float(rng.normal(0, 0.4)), float(rng.normal(0, 0.4)))
             if rng.random() < 0.25

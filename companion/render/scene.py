@@ -16,6 +16,7 @@ from companion.render import lighting
 from companion.render.art import BoardArt, build_art
 from companion.render.camera import board_homography, project, raised_shift
 from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
+from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare_cover
 from companion.render.hands import draw_hands
 from companion.render.overlay import Overlay, loose_cards
 from companion.render.spec import RenderSpec
@@ -23,9 +24,6 @@ from companion.render.table import add_clutter, background
 from companion.render.truth import Truth
 
 CELL_BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 200)
-OCCLUSION_SAMPLES = 5  # per cell side
-OCCLUDED_FRACTION = 0.08
-GLARE_HIDES = 140  # grey levels a glare spot adds where it washes a chip's colour out
 
 
 @dataclass
@@ -205,15 +203,8 @@ def build_scene(spec: RenderSpec) -> Scene:
         base,
         _chip_lifts(spec, art),
         overlay,
-        _glare_cover(glare, grid_to_image),
+        glare_cover(glare, grid_to_image),
     )
-
-
-def _glare_cover(glare: np.ndarray | None, grid_to_image: np.ndarray) -> np.ndarray | None:
-    if glare is None:
-        return None
-    washed = (glare[..., 0] > GLARE_HIDES).astype(np.uint8) * 255
-    return covered_fraction(washed, grid_to_image) if washed.any() else None
 
 
 def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
@@ -311,23 +302,6 @@ def _place_chips(scene: Scene, cells) -> np.ndarray | None:
         sprite = chip_sprite(scene.chip_colors[sym], d, scene.light_tex_deg, lift)
         paste_chip(patch, (cx, cy), sprite)
     return patch
-
-
-def covered_fraction(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndarray:
-    """10x10 float: share of each cell (sampled on a 5x5 grid) where ``coverage`` > 127."""
-    n = OCCLUSION_SAMPLES
-    t = (np.arange(n) + 0.5) / n
-    gy, gx = np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij")
-    xs = (gx[..., None, None] + t[None, None, None, :]).repeat(n, axis=2)
-    ys = (gy[..., None, None] + t[None, None, :, None]).repeat(n, axis=3)
-    pts = np.stack([xs, ys], -1).reshape(-1, 2)
-    img_pts = np.round(project(grid_to_image, pts)).astype(int)
-    h, w = coverage.shape
-    inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
-    hit = np.zeros(len(pts), bool)
-    ip = img_pts[inside]
-    hit[inside] = coverage[ip[:, 1], ip[:, 0]] > 127
-    return hit.reshape(SIZE, SIZE, n * n).mean(axis=2)
 
 
 def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:

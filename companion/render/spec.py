@@ -53,6 +53,7 @@ class HandSpec:
     spread: float = 0.3  # 0 = fingers together, 1 = spread wide
     holding: str | None = None  # "B" / "G" / "R": a chip pinched at the fingertips
     motion: tuple[float, float] = (0.0, 0.0)  # travel during the exposure (board units): blur
+    right_hand: bool = True  # which side the thumb is on
 
     def to_json(self) -> dict:
         return asdict(self)
