@@ -39,6 +39,13 @@ def test_layout_has_every_non_jack_card_twice():
     assert not any(card.startswith("J") for card in counts)
 
 
+def test_layout_is_the_referees_classic_layout():
+    """The renderer keeps its own copy (it knows no rules code); it must print the same grid."""
+    referee_layout = pytest.importorskip("companion.referee.layout")
+    labels = referee_layout.classic_layout().labels
+    assert tuple(tuple(row) for row in labels) == CLASSIC_LAYOUT
+
+
 @pytest.mark.parametrize("orientation", [0, 90, 180, 270])
 @pytest.mark.parametrize("art", ["text", "cards"])
 def test_corners_follow_the_orientation(orientation, art):

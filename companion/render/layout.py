@@ -1,7 +1,8 @@
 """The classic Jax board layout (RULES.md §1.3), as the renderer prints it.
 
-The renderer keeps its own copy so that it depends on nothing but ``companion.cells``; a test
-checks that every non-jack card appears exactly twice. ``W`` marks the four free corners.
+The renderer keeps its own copy so that it depends on nothing but ``companion.cells`` (it knows
+no rules code); tests check that every non-jack card appears exactly twice and that the grid is
+the referee's ``classic_layout()``. ``W`` marks the four free corners.
 """
 
 from __future__ import annotations
