@@ -79,3 +79,49 @@ def test_serve_starts_prints_url_and_pin_and_stops_on_ctrl_c():
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_page_calibration_step_writes_a_calibration_file(tmp_path):
+    """Through the API: the table confirms the orientation, the file is written and loads."""
+    from companion.calibration import load
+    from companion.web.app import create_app
+    from companion.web.replay import demo_video
+
+    from companion.capture import open_source
+    from companion.commands.serve import CalibrationStep
+    from companion.session import GameSession
+    from companion.store import Store
+
+    session = GameSession(store=Store())
+    with open_source(str(demo_video())) as source:
+        for _ in range(3):
+            session.process_frame(source.read())
+    path = tmp_path / "table.json"
+    app = create_app(session, "5555", calibrate=CalibrationStep(session, path))
+    client = app.test_client()
+    refused = client.post("/api/calibration", json={"orientation": 0})
+    assert refused.status_code == 401
+    answer = client.post(
+        "/api/calibration", json={"orientation": 0}, headers={"X-Table-PIN": "5555"}
+    )
+    assert answer.status_code == 200
+    assert answer.get_json()["result"]["file"] == str(path)
+    calibration = load(path)
+    assert calibration.orientation == 0
+    assert calibration.corners.shape == (4, 2)
+
+
+def test_calibration_without_a_camera_frame_is_a_clear_400(tmp_path):
+    from companion.web.app import create_app
+
+    from companion.commands.serve import CalibrationStep
+    from companion.session import GameSession
+    from companion.store import Store
+
+    session = GameSession(store=Store())
+    app = create_app(session, "5555", calibrate=CalibrationStep(session, tmp_path / "c.json"))
+    answer = app.test_client().post(
+        "/api/calibration", json={"capture_empty": True}, headers={"X-Table-PIN": "5555"}
+    )
+    assert answer.status_code == 400
+    assert "no camera frame yet" in answer.get_json()["error"]["message"]

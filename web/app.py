@@ -8,6 +8,7 @@ the table PIN (header ``X-Table-PIN`` or form field ``pin``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ class WebContext:
     camera: JpegFeed
     stopping: threading.Event
     heartbeat_s: float
+    calibrate: Callable[..., dict] | None = None
 
 
 def create_app(
@@ -50,8 +52,14 @@ def create_app(
     stream_fps: float = DEFAULT_STREAM_FPS,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     heartbeat_s: float = 5.0,
+    calibrate: Callable[..., dict] | None = None,
 ) -> Flask:
-    """Build the web app around a running ``GameSession`` and the table PIN."""
+    """Build the web app around a running ``GameSession`` and the table PIN.
+
+    ``calibrate(orientation=..., capture_empty=...)`` carries out the page's calibration step
+    when the session has no ``calibrate`` method of its own (``companion serve`` provides one
+    that writes a calibration file).
+    """
     from companion.web.api import api
 
     app = Flask(__name__, static_folder="static", template_folder="templates")
@@ -70,6 +78,7 @@ def create_app(
         camera=JpegFeed(lambda: session.latest_jpeg(annotated=True), max_fps=stream_fps),
         stopping=threading.Event(),
         heartbeat_s=heartbeat_s,
+        calibrate=calibrate,
     )
     app.register_blueprint(api)
 

@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
@@ -41,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--db",
         help="SQLite file that keeps the game (resumes an unfinished one); default: memory only",
+    )
+    parser.add_argument(
+        "--calibration",
+        help="calibration file of a fixed camera: used at start if it exists, written by the "
+        "page's calibration step (default for the page: ./calibration.json)",
     )
     parser.add_argument("--pin", help="table PIN (default: $COMPANION_PIN or a random 6-digit PIN)")
     parser.add_argument(
@@ -78,7 +84,13 @@ def run(args: argparse.Namespace) -> int:
     from companion.web.server import make_server, shutdown
 
     pin = args.pin or os.environ.get("COMPANION_PIN") or generate_pin()
-    app = create_app(session, pin, stream_fps=args.stream_fps)
+    calibration_path = Path(args.calibration or "calibration.json")
+    app = create_app(
+        session,
+        pin,
+        stream_fps=args.stream_fps,
+        calibrate=CalibrationStep(session, calibration_path),
+    )
     try:
         server = make_server(app, args.host, args.port, viewers=args.viewers)
     except (OSError, ValueError) as exc:
@@ -140,7 +152,56 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
         store = Store(args.db or ":memory:")
     except StoreError as exc:
         raise UsageError(f"cannot use database {args.db}: {exc}") from None
-    return GameSession(store=store, source=source), label
+    reader = None
+    if args.calibration and Path(args.calibration).exists():
+        from companion.calibration import CalibrationError, load
+        from companion.vision import BoardReader
+
+        try:
+            reader = BoardReader(calibration=load(args.calibration))
+        except CalibrationError as exc:
+            raise UsageError(f"cannot use calibration {args.calibration}: {exc}") from None
+        label += f", calibrated by {args.calibration}"
+    return GameSession(store=store, source=source, reader=reader), label
+
+
+class CalibrationStep:
+    """The page's calibration step for a session that cannot recalibrate itself.
+
+    Builds a calibration (corners, orientation, empty-board reference, chip colours) from the
+    camera's latest frame with ``companion.calibration`` and writes it to ``path``; the next
+    ``companion serve --calibration PATH`` reads the board with it. The orientation the table
+    confirmed is kept for the empty-board capture that follows.
+    """
+
+    def __init__(self, session: Any, path: Path) -> None:
+        self.session = session
+        self.path = path
+        self.orientation: int | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, orientation: int | None = None, capture_empty: bool = False) -> dict:
+        import cv2
+        import numpy as np
+
+        from companion.calibration import save
+        from companion.calibration.build import calibrate_image
+
+        with self._lock:
+            if orientation is not None:
+                self.orientation = orientation
+            jpeg = self.session.latest_jpeg(annotated=False)
+            if not jpeg:
+                raise ValueError("no camera frame yet: wait until the camera shows the board")
+            frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+            calibration = calibrate_image(frame, orientation=self.orientation, source="web page")
+            save(calibration, self.path)
+        return {
+            "orientation": calibration.orientation,
+            "empty_board": capture_empty,
+            "file": str(self.path),
+            "applies": f"from the next start: companion serve --calibration {self.path}",
+        }
 
 
 def print_banner(host: str, port: int, pin: str, source: str, db: str | None) -> None:

@@ -591,11 +591,17 @@ function bindCorrections() {
   $("orientation-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = new FormData(event.target).get("orientation");
-    if (await post("/api/calibration", { orientation: parseInt(value, 10) })) toast(t("calibrate.saved"), "ok");
+    calibrated(await post("/api/calibration", { orientation: parseInt(value, 10) }), "calibrate.saved");
   });
   $("capture-empty").addEventListener("click", async () => {
-    if (await post("/api/calibration", { capture_empty: true })) toast(t("calibrate.captured"), "ok");
+    calibrated(await post("/api/calibration", { capture_empty: true }), "calibrate.captured");
   });
+}
+
+function calibrated(answer, key) {
+  if (!answer) return;
+  const file = answer.result && answer.result.file;
+  toast(t(key) + (file ? " " + t("calibrate.saved_file", { file }) : ""), "ok");
 }
 
 // ------------------------------------------------------------------ new game setup
