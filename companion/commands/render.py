@@ -51,6 +51,16 @@ def _count(text: str) -> int:
     return n
 
 
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--seed must not be negative")
+    return n
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "render",
@@ -60,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("out_dir", metavar="OUT_DIR", help="folder to write into (created if needed)")
     p.add_argument("--count", type=_count, default=20, help="number of frames (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="dataset seed (default 0)")
     p.add_argument("--art", choices=["text", "cards", "mixed"], default="mixed")
     p.add_argument(
         "--hands",

@@ -84,7 +84,10 @@ def _size(s: np.random.Generator) -> tuple[int, int]:
 
 
 def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> RenderSpec:
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    if not isinstance(rng, np.random.Generator):
+        if rng is not None and (not isinstance(rng, int) or rng < 0):
+            raise SpecError(f"random_spec needs a numpy Generator or a seed >= 0, not {rng!r}")
+        rng = np.random.default_rng(rng)
     hand = overrides.pop("hand", None)
     camera_seed = overrides.get("camera_seed")
     if camera_seed is None:

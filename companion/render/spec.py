@@ -184,6 +184,13 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
+    _check(
+        isinstance(spec.seed, int)
+        and isinstance(spec.camera_seed, int)
+        and spec.seed >= 0
+        and spec.camera_seed >= 0,
+        "seed and camera_seed must be whole numbers >= 0",
+    )
     _check(spec.clutter >= 0 and spec.glare_spots >= 0, "clutter and glare_spots >= 0")
     _check(0 <= spec.board_cards <= 6, "board_cards must be within 0..6")
     _check(0 <= spec.chip_jitter <= 0.3, "chip_jitter must be within 0..0.3 cells")
