@@ -84,7 +84,9 @@ def test_all_no_board(tmp_path):
     assert all(not truth.load(p).board_found for p in truth.image_files(tmp_path))
 
 
-@pytest.mark.parametrize("bad", [["--size", "big"], ["--count", "0"], ["--hands", "2"]])
+@pytest.mark.parametrize(
+    "bad", [["--size", "big"], ["--count", "0"], ["--hands", "2"], ["--seed", "-3"], ["--art", "x"]]
+)
 def test_bad_arguments_exit_2(tmp_path, bad, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["render", str(tmp_path), *bad])
