@@ -57,7 +57,9 @@ def measure_chip_hues(
     """Narrow each chip colour's hue band around the chips seen (at least 3 of a colour)."""
     img = balance(grid_bgr, gains)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    c, i = chips.CELL, chips.INNER
+    shape = chips.shape_of(grid_bgr)
+    cw, ch = shape.w, shape.h
+    iy, ix = chips._border(ch), chips._border(cw)
     bands = dict(base.chips)
     for sym in CHIP_SYMBOLS:
         cells = np.argwhere(screen_symbols == sym)
@@ -65,7 +67,8 @@ def measure_chip_hues(
             continue
         hues = []
         for r, col in cells:
-            patch = hsv[r * c + i : (r + 1) * c - i, col * c + i : (col + 1) * c - i].reshape(-1, 3)
+            patch = hsv[r * ch + iy : (r + 1) * ch - iy, col * cw + ix : (col + 1) * cw - ix]
+            patch = patch.reshape(-1, 3)
             m = bands[sym].mask(patch[:, 0]) & (patch[:, 1] >= base.min_saturation)
             hues.append(patch[m, 0].astype(np.int32))
         h = np.concatenate(hues)

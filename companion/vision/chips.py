@@ -9,6 +9,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -22,6 +23,12 @@ CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a c
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.45  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
+SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a chip (a solid disc) at least
+WHITE_MIN = 0.6
+RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
+RAW_MAX = 0.97  # ... nor all of the cell
+INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
+DARK_BLOB_MAX = 0.06
 
 
 @dataclass(slots=True)
@@ -31,94 +38,187 @@ class CellFeatures:
     chip: dict[str, np.ndarray]  # eroded fraction of each chip colour in the inner cell
     raw: dict[str, np.ndarray]  # un-eroded fraction of each chip colour in the inner cell
     ring: np.ndarray  # fraction of the cell's border ring unlike the typical cell's ring
+    ring_chip: np.ndarray  # fraction of the border ring in chip colours
     skin: np.ndarray
     glare: np.ndarray
     dark: np.ndarray  # black ink and shadows in the inner cell
+    dark_blob: np.ndarray  # dark pixels surviving the erosion: a solid dark object, not ink
+    white: np.ndarray  # the cell's brightest part relative to the typical cell's (card visible?)
     red_ink: np.ndarray  # raw red fraction in the inner cell
 
 
-def _inner_mask() -> np.ndarray:
-    cell = np.zeros((CELL, CELL), np.float32)
-    cell[INNER:-INNER, INNER:-INNER] = 1.0
-    return np.tile(cell, (10, 10))
+@dataclass(frozen=True)
+class CellShape:
+    """Pixel layout of a grid image of 10x10 cells of ``w`` x ``h`` pixels: the inner part of
+    each cell, its border ring and the ring's flat pixel indices (computed once per shape)."""
+
+    w: int
+    h: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (10 * self.w, 10 * self.h)
+
+    @functools.cached_property
+    def inner(self) -> np.ndarray:
+        cell = np.zeros((self.h, self.w), np.float32)
+        iy, ix = _border(self.h), _border(self.w)
+        cell[iy:-iy, ix:-ix] = 1.0
+        return np.tile(cell, (10, 10))
+
+    @functools.cached_property
+    def ring(self) -> np.ndarray:
+        return 1.0 - self.inner
+
+    @functools.cached_property
+    def inner_share(self) -> float:
+        return float(self.inner[: self.h, : self.w].mean())
+
+    @functools.cached_property
+    def ring_pixels(self) -> np.ndarray:
+        ys, xs = np.nonzero(self.ring[: self.h, : self.w] > 0)
+        rows = []
+        for r in range(10):
+            for c in range(10):
+                rows.append((r * self.h + ys) * (10 * self.w) + c * self.w + xs)
+        return np.array(rows)
 
 
-_INNER = _inner_mask()
-_RING = 1.0 - _INNER
-_N_INNER = float((CELL - 2 * INNER) ** 2) / (CELL * CELL)
+def _border(n: int) -> int:
+    return max(2, int(round(n * INNER / CELL)))
 
 
-def _per_cell(mask: np.ndarray, inner: bool) -> np.ndarray:
-    """Fraction of True pixels per cell, in the inner part or on the ring.
+@functools.lru_cache(maxsize=8)
+def cell_shape(w: int, h: int) -> CellShape:
+    return CellShape(w, h)
+
+
+def shape_for_aspect(aspect: float) -> CellShape:
+    """Cells of about ``CELL`` x ``CELL`` pixels' area with the board's width/height ratio, so
+    chips stay round in the grid image (landscape cards are 1.5 times wider than tall)."""
+    aspect = float(np.clip(aspect, 0.5, 2.0))
+    w = int(round(CELL * np.sqrt(aspect)))
+    h = int(round(CELL / np.sqrt(aspect)))
+    return cell_shape(w, h)
+
+
+def shape_of(grid: np.ndarray) -> CellShape:
+    h, w = grid.shape[:2]
+    if h % 10 or w % 10:
+        raise ValueError(f"a grid image must be 10 cells each way, not {w}x{h} pixels")
+    return cell_shape(w // 10, h // 10)
+
+
+def _per_cell(mask: np.ndarray, inner: bool, shape: CellShape) -> np.ndarray:
+    """Fraction of set pixels per cell, in the inner part or on the ring.
 
     An area resize to 10x10 is exactly the per-cell mean, and much faster than numpy reductions.
     """
     m = mask.astype(np.float32)
+    if mask.dtype == np.uint8:
+        m *= 1.0 / 255.0
     if inner:
-        return cv2.resize(m * _INNER, (10, 10), interpolation=cv2.INTER_AREA) / _N_INNER
-    return cv2.resize(m * _RING, (10, 10), interpolation=cv2.INTER_AREA) / (1 - _N_INNER)
+        return cv2.resize(m * shape.inner, (10, 10), interpolation=cv2.INTER_AREA) / (
+            shape.inner_share
+        )
+    return cv2.resize(m * shape.ring, (10, 10), interpolation=cv2.INTER_AREA) / (
+        1 - shape.inner_share
+    )
 
 
-def _ring_pixel_index() -> np.ndarray:
-    """Flat pixel indices of every cell's border ring in the grid image: 100 x ring size."""
-    ys, xs = np.nonzero(_RING[:CELL, :CELL] > 0)
-    rows = []
-    for r in range(10):
-        for c in range(10):
-            rows.append((r * CELL + ys) * (10 * CELL) + c * CELL + xs)
-    return np.array(rows)
-
-
-_RING_PIXELS = _ring_pixel_index()
-RING_DIFF = 45.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
+RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 4
 
 
-def ring_anomaly(img: np.ndarray) -> np.ndarray:
-    """Per cell, the fraction of its border ring in colours the board's rings do not show.
-
-    Every cell's border shows the same few colours (the gap, the card's edge, a printed line).
-    A small palette of them is taken from the median ring over the 100 cells, after dividing
-    each cell by its own white (uneven light); an arm, a hand or a sleeve crossing a cell brings
-    other colours onto most of its ring, an off-centre chip onto a small part. Comparing with a
-    palette rather than pixel by pixel tolerates a grid that is off by a pixel or two.
-    """
+def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
+    """The brightest (3x3-averaged) grey level of each cell: 10x10 float."""
     grey = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2GRAY)
-    white = grey.reshape(10, CELL, 10, CELL).max(axis=(1, 3)).reshape(100).astype(np.float32)
-    ring = img.reshape(-1, 3)[_RING_PIXELS].astype(np.float32)  # 100 x ring x 3
-    ring *= (200.0 / (white + 1.0))[:, None, None]
+    return grey.reshape(10, shape.h, 10, shape.w).max(axis=(1, 3)).astype(np.float32)
+
+
+def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Every cell's border ring (100 x ring x 3, float), each cell divided by its own white."""
+    ring = img.reshape(-1, 3)[shape.ring_pixels].astype(np.float32)
+    ring *= (200.0 / (whites.reshape(100) + 1.0))[:, None, None]
+    return ring
+
+
+def ring_palette(ring: np.ndarray) -> np.ndarray:
+    """The few colours of a typical cell border: k-means of the median ring over all cells."""
     template = np.median(ring, axis=0)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     _, _, palette = cv2.kmeans(template, PALETTE, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    return palette
+
+
+def ring_anomaly(
+    ring: np.ndarray, palette: np.ndarray, chip_ring: np.ndarray | None = None
+) -> np.ndarray:
+    """Per cell, the fraction of its border ring in colours the board's rings do not show.
+
+    Every cell's border shows the same few colours (the gap, the card's edge, a printed line),
+    the ``palette`` from :func:`ring_palette`. An arm, a hand or a sleeve crossing a cell brings
+    other colours onto most of its ring, an off-centre chip onto a small part. Comparing with a
+    palette rather than pixel by pixel tolerates a grid that is off by a pixel or two, and
+    dividing each cell by its own white tolerates uneven light. Pixels of chip colours
+    (``chip_ring``, 100 x ring bool) are left out: the cell's own chip may overlap its border.
+    """
     b, g, r = ring[..., 0], ring[..., 1], ring[..., 2]
     d = None
     for pb, pg, pr in palette:
         dk = np.maximum(np.maximum(np.abs(b - pb), np.abs(g - pg)), np.abs(r - pr))
         d = dk if d is None else np.minimum(d, dk)
-    return (d > RING_DIFF).mean(axis=1).reshape(10, 10).astype(np.float32)
+    foreign = d > RING_DIFF
+    if chip_ring is not None:
+        foreign &= ~chip_ring
+    return foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
+
+
+@dataclass(slots=True)
+class MeasureCache:
+    """What changes slowly for a fixed camera (white balance, the border palette); refreshed
+    every ``every`` frames by :func:`measure`."""
+
+    every: int = 15
+    gains: np.ndarray | None = None
+    palette: np.ndarray | None = None
+    age: int = 0
 
 
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def measure(grid_bgr: np.ndarray, profile: ColourProfile, gains: np.ndarray | None = None):
-    """Measure every cell of a ``10*CELL`` square grid image. Returns (features, gains)."""
-    if gains is None:
-        gains = white_gains(grid_bgr)
+def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | None = None):
+    """Measure every cell of a grid image (10x10 cells). Returns (features, gains)."""
+    shape = shape_of(grid_bgr)
+    fresh = cache is None or cache.gains is None or cache.age >= cache.every
+    gains = white_gains(grid_bgr) if fresh else cache.gains
     img = balance(grid_bgr, gains)
     masks = colour_masks(img, profile)
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
-        m = masks[sym].astype(np.uint8)
-        chip[sym] = _per_cell(cv2.erode(m, _ERODE) > 0, inner=True)
-        raw[sym] = _per_cell(m > 0, inner=True)
+        m = masks[sym]
+        chip[sym] = _per_cell(cv2.erode(m, _ERODE), True, shape)
+        raw[sym] = _per_cell(m, True, shape)
+    whites = cell_whites(img, shape)
+    rings = normalised_rings(img, whites, shape)
+    palette = ring_palette(rings) if fresh else cache.palette
+    if cache is not None:
+        if fresh:
+            cache.gains, cache.palette, cache.age = gains, palette, 0
+        cache.age += 1
+    any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
+    chip_ring = any_chip.reshape(-1)[shape.ring_pixels] > 0
     feats = CellFeatures(
         chip=chip,
         raw=raw,
-        ring=ring_anomaly(img),
-        skin=_per_cell(masks["skin"], inner=True),
-        glare=_per_cell(masks["glare"], inner=True),
-        dark=_per_cell(masks["dark"], inner=True),
+        ring=ring_anomaly(rings, palette, chip_ring),
+        ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
+        skin=_per_cell(masks["skin"], True, shape),
+        glare=_per_cell(masks["glare"], True, shape),
+        dark=_per_cell(masks["dark"], True, shape),
+        dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), True, shape),
+        white=whites / (float(np.median(whites)) + 1.0),
         red_ink=raw["R"],
     )
     return feats, gains
@@ -139,28 +239,48 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     second = np.take_along_axis(stack, order[1:2], axis=0)[0]
     best_sym = np.array(CHIP_SYMBOLS)[order[0]]
 
-    symbols = np.full((10, 10), "?", dtype="<U1")
-    conf = np.zeros((10, 10), np.float32)
+    symbols = np.full(best.shape, "?", dtype="<U1")
+    conf = np.zeros(best.shape, np.float32)
 
     # chip: strong, dominant colour inside the cell, ring not flooded
     dominance = (best - second) / (best + 1e-6)
     chip_conf = np.clip((best - EMPTY_MAX) / (CHIP_MIN - EMPTY_MAX), 0, 1) * np.clip(
         dominance * 1.5, 0, 1
     )
-    is_chip = (best >= CHIP_MIN) & (dominance > 0.5)
+    # a chip is a solid disc: most of its colour survives the erosion; printed pips, hearts and
+    # patterned card backs are thin or broken and lose most of it
+    raw_best = np.take_along_axis(
+        np.stack([feats.raw[s] for s in CHIP_SYMBOLS]), order[:1], axis=0
+    )[0]
+    solidity = best / (raw_best + 1e-6)
+    is_chip = (best >= CHIP_MIN) & (dominance > 0.5) & (solidity >= SOLIDITY_MIN)
     # empty: no chip colour worth the name
     empty_conf = np.clip(1 - best / EMPTY_MAX, 0, 1) * 0.5 + 0.5
     is_empty = best < EMPTY_MAX
 
-    occluded = feats.ring > RING_MAX
-    glared = feats.glare > GLARE_MAX
+    # something over the cell: foreign colours on its border, no card white visible at all,
+    # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
+    # or one colour over all of the cell and its border (a sleeve, not a chip)
+    occluded = (
+        (feats.ring > RING_MAX)
+        | (feats.white < WHITE_MIN)
+        | (feats.dark_blob > DARK_BLOB_MAX)
+        | (feats.ring_chip > RING_CHIP_MAX)
+        | (raw_best > RAW_MAX)
+    )
+    # glare washes a chip out: unsure when some chip colour shows around it
+    glared = (feats.glare > GLARE_MAX) & (raw_best >= 0.03)
+    # printed ink: some colour, but thin strokes that the erosion removes
+    is_ink = ~is_empty & (best < CHIP_MIN) & (solidity < SOLIDITY_MIN) & (raw_best < INK_RAW_MAX)
 
     symbols[is_chip] = best_sym[is_chip]
     conf[is_chip] = chip_conf[is_chip]
     symbols[is_empty] = "."
     conf[is_empty] = empty_conf[is_empty]
+    symbols[is_ink] = "."
+    conf[is_ink] = 0.6
 
-    unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty)
+    unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing
     return symbols, conf

@@ -95,14 +95,22 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
 
 
 def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:
-    """Boolean masks per chip colour, plus ``skin``, ``chroma`` (any strong colour), ``dark``
-    (black ink, shadows) and ``glare`` (blown-out white)."""
+    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows) and
+    ``glare`` (blown-out white). ``cv2.inRange`` keeps this cheap enough for every frame."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    chroma = (s >= profile.min_saturation) & (v >= profile.min_value)
-    masks = {k: chroma & band.mask(h) for k, band in profile.chips.items()}
-    masks["skin"] = (s >= 40) & (v >= 80) & profile.skin.mask(h) & ~masks["R"]
-    masks["chroma"] = chroma
-    masks["dark"] = (v < 90) & (s < 110)
-    masks["glare"] = (v >= 250) & (s < 30)
+    s_min, v_min = profile.min_saturation, profile.min_value
+    masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
+    skin = _hue_range(hsv, profile.skin, 40, 80)
+    masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
+    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, 89))
+    masks["glare"] = cv2.inRange(hsv, (0, 0, 250), (180, 29, 255))
     return masks
+
+
+def _hue_range(hsv: np.ndarray, band: HueBand, s_min: int, v_min: int) -> np.ndarray:
+    if band.lo <= band.hi:
+        return cv2.inRange(hsv, (band.lo, s_min, v_min), (band.hi, 255, 255))
+    return cv2.bitwise_or(
+        cv2.inRange(hsv, (band.lo, s_min, v_min), (180, 255, 255)),
+        cv2.inRange(hsv, (0, s_min, v_min), (band.hi, 255, 255)),
+    )

@@ -30,12 +30,10 @@ WARP_SIDE = 320  # candidate quads are straightened to this square (plus padding
 PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut short still works
 MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
 GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
-COARSE_SCORE_MIN = 0.15  # candidates below this are not refined
 MAX_CANDIDATES = 8
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
 MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
-REFINED_CANDIDATES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +322,12 @@ def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | Non
     return g, resid
 
 
-def locate_grid(bgr: np.ndarray) -> GridFit | None:
-    """Find the 10x10 playing grid in a frame, or None when no candidate shows a clear grid."""
+def locate_candidates(bgr: np.ndarray, limit: int = 3) -> list[GridFit]:
+    """The most likely 10x10 playing grids in a frame, best first (empty when none is clear).
+
+    Several are returned because a margin or a printed frame can make a grid shifted by one
+    cell look almost as good as the real one; reading the cells tells them apart.
+    """
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
@@ -340,12 +342,21 @@ def locate_grid(bgr: np.ndarray) -> GridFit | None:
     coarse = []
     for q, src in kept[:MAX_CANDIDATES]:
         fit = fit_grid_in_quad(grey, q)
-        if fit is not None and fit[1] >= COARSE_SCORE_MIN:
+        if fit is not None and fit[1] >= GRID_SCORE_MIN:
             coarse.append((fit[1], fit[0], src))
     coarse.sort(key=lambda c: -c[0])
-    if not coarse or coarse[0][0] < GRID_SCORE_MIN:
-        return None
-    score, quad, src = coarse[0]
-    grid, _ = refine_grid(full, quad / s, rounds=2)
-    best = (grid, score, src)
-    return GridFit(quad=grid, score=score, source=best[2])
+    out: list[GridFit] = []
+    for score, quad, src in coarse:
+        if len(out) >= limit:
+            break
+        grid, _ = refine_grid(full, quad / s, rounds=2)
+        cell = np.linalg.norm(grid[1] - grid[0]) / 10
+        if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
+            out.append(GridFit(quad=grid, score=score, source=src))
+    return out
+
+
+def locate_grid(bgr: np.ndarray) -> GridFit | None:
+    """The most likely 10x10 playing grid in a frame, or None when no candidate is clear."""
+    found = locate_candidates(bgr, limit=1)
+    return found[0] if found else None

@@ -21,24 +21,36 @@ from companion.vision.geometry import (
     to_canonical_grid,
 )
 from companion.vision.grid import LINES
-from companion.vision.locate import locate_grid
+from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.reading import CORNER, BoardReading
 
-GRID_SIDE = 10 * chips.CELL
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
-REORIENT_MARGIN = 0.3  # a known orientation changes only on a vote this clear
+REORIENT_MARGIN = 0.3
+LOCATE_CANDIDATES = 3  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
 
-def warp_grid(bgr: np.ndarray, quad: np.ndarray, side: int = GRID_SIDE) -> np.ndarray:
-    """The playing area (screen quad TL, TR, BR, BL) warped to a square of ``side`` pixels."""
+def warp_grid(
+    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None
+) -> np.ndarray:
+    """The playing area (screen quad TL, TR, BR, BL) warped to 10x10 cells of ``shape``."""
+    shape = shape or grid_shape(quad)
+    w, h = shape.size
     hom = cv2.getPerspectiveTransform(
-        np.asarray(quad, np.float32), rect_points(side, side).astype(np.float32)
+        np.asarray(quad, np.float32), rect_points(w, h).astype(np.float32)
     )
-    return cv2.warpPerspective(bgr, hom, (side, side), flags=cv2.INTER_LINEAR)
+    return cv2.warpPerspective(bgr, hom, (w, h), flags=cv2.INTER_LINEAR)
+
+
+def grid_shape(quad: np.ndarray) -> chips.CellShape:
+    """Cell pixel shape following the quad's apparent width/height ratio (rounded to 0.1)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    width = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
+    height = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
+    return chips.shape_for_aspect(round(width / max(height, 1e-6), 1))
 
 
 def boundary_contrast(grid_bgr: np.ndarray) -> float:
@@ -46,13 +58,13 @@ def boundary_contrast(grid_bgr: np.ndarray) -> float:
     g = cv2.cvtColor(grid_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = np.abs(np.diff(g, axis=1)).mean(axis=0)
     gy = np.abs(np.diff(g, axis=0)).mean(axis=1)
-    n = len(gx)
-    step = n / 10
     score = []
     for prof in (gx, gy):
+        n = len(prof) + 1
+        step = n / 10
         prof = prof / (prof.mean() + 1e-6)
         pooled = np.maximum.reduce([np.roll(prof, s) for s in (-2, -1, 0, 1, 2)])
-        on = [pooled[min(n - 1, max(0, int(round(k * step))))] for k in range(1, LINES - 1)]
+        on = [pooled[min(len(prof) - 1, int(round(k * step)))] for k in range(1, LINES - 1)]
         mid = [prof[int((k + 0.5) * step)] for k in range(10)]
         score.append(float(np.mean(on) - np.mean(mid)))
     return min(score)
@@ -69,6 +81,8 @@ class BoardReader:
         self.located_by = ""
         self._calibrated_size: tuple[int, int] | None = None
         self._contrast0: float | None = None  # boundary contrast when the grid was located
+        self._cache = chips.MeasureCache()
+        self._last_plausibility = 0.0
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.orientation = calibration.orientation
@@ -121,23 +135,36 @@ class BoardReader:
 
     # -- internals ----------------------------------------------------------------------------
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
-        fit = locate_grid(bgr)
-        if fit is None:
+        """Try the best few located grids; keep the one whose reading is most plausible (the
+        ink pattern matches the layout best, the fewest cells unknown)."""
+        best: tuple[float, BoardReading, tuple] | None = None
+        calibrated = self.orientation if self.calibration is not None else None
+        for fit in locate_candidates(bgr, limit=LOCATE_CANDIDATES):
+            self.quad, self.located_by = fit.quad, fit.source
+            self.orientation = calibrated
+            grid = warp_grid(bgr, self.quad)
+            self._cache = chips.MeasureCache()
+            trial_notes: list[str] = []
+            reading = self._read_grid(grid, trial_notes)
+            if not reading.board_found:
+                continue
+            plausibility = self._last_plausibility
+            if best is None or plausibility > best[0]:
+                state = (self.quad, self.located_by, self.orientation, self._cache, grid)
+                best = (plausibility, reading, state, trial_notes)
+        if best is None:
             self.quad = None
+            self.orientation = calibrated
+            notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
-        self.quad = fit.quad
-        self.located_by = fit.source
-        if self.calibration is None:
-            self.orientation = None
-        grid = warp_grid(bgr, self.quad)
+        _, reading, state, trial_notes = best
+        self.quad, self.located_by, self.orientation, self._cache, grid = state
         self._contrast0 = boundary_contrast(grid)
-        reading = self._read_grid(grid, notes)
-        if not reading.board_found:
-            self.quad = None
+        notes.extend(trial_notes)
         return reading
 
     def _read_grid(self, grid: np.ndarray, notes: list[str]) -> BoardReading:
-        feats, _ = chips.measure(grid, self.profile)
+        feats, _ = chips.measure(grid, self.profile, self._cache)
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
             k_or = self.orientation or 0
@@ -150,6 +177,7 @@ class BoardReader:
         for r, c in CORNER_CELLS:
             usable[r, c] = False
         vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
+        unknown = float((symbols == "?").mean())
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN:
                 notes.append(f"no clear red/black ink pattern (margin {vote.margin:.2f})")
@@ -162,6 +190,7 @@ class BoardReader:
         ):
             notes.append(f"board turned: orientation {self.orientation} -> {vote.orientation}")
             self.orientation = vote.orientation
+        self._last_plausibility = vote.scores[self.orientation] - unknown
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
         rows = ["".join(r) for r in canon_sym]

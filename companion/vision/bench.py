@@ -1,0 +1,99 @@
+"""``companion bench vision``: reading speed against one BGR->Lab conversion, on one core.
+
+In one run, on the same 1080p frame (rendered with a fixed seed): the milliseconds to convert
+the frame once from BGR to Lab, to read its 100 cells with the board already located (the
+``BoardReader`` fast path of a fixed camera), their ratio (target <= 0.5), and the milliseconds
+to locate and orient the board from scratch (target < 100). Medians over ``--repeat`` runs,
+interleaved so that machine load affects all figures alike. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repeat", type=int, default=30, help="timed runs per figure (30)")
+    parser.add_argument("--seed", type=int, default=2024, help="render seed of the frame")
+    parser.add_argument("--art", choices=("text", "cards"), default="cards")
+    parser.add_argument("--size", default="1920x1080", help="frame size WxH (1920x1080)")
+    parser.add_argument("--image", help="bench on this image file instead of a rendered frame")
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision import BoardReader, analyze_image
+
+    cv2.setNumThreads(1)
+    if args.repeat < 1:
+        print("companion bench vision: --repeat must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        frame, source = _frame(args)
+    except ValueError as exc:
+        print(f"companion bench vision: {exc}", file=sys.stderr)
+        return 2
+    reader = BoardReader()
+    first = reader.read(frame)
+    if not first.board_found:
+        print("companion bench vision: no board found in the bench frame", file=sys.stderr)
+        return 1
+    lab, read, locate = [], [], []
+    fast_path = True
+    for _ in range(args.repeat):
+        lab.append(_timed(lambda: cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)))
+        t0 = time.perf_counter()
+        reading = reader.read(frame)
+        read.append((time.perf_counter() - t0) * 1000)
+        fast_path = fast_path and not reading.notes
+        locate.append(_timed(lambda: analyze_image(frame)))
+    lab_ms, read_ms, locate_ms = (float(np.median(v)) for v in (lab, read, locate))
+    print(
+        json.dumps(
+            {
+                "frame": source,
+                "size": [int(frame.shape[1]), int(frame.shape[0])],
+                "threads": 1,
+                "repeat": args.repeat,
+                "bgr_to_lab_ms": round(lab_ms, 3),
+                "read_located_ms": round(read_ms, 3),
+                "read_to_lab_ratio": round(read_ms / lab_ms, 3),
+                "read_target_ratio": 0.5,
+                "locate_and_orient_ms": round(locate_ms, 2),
+                "locate_target_ms": 100,
+                "fast_path_every_run": fast_path,
+                "cells_read": first.cells,
+            }
+        )
+    )
+    return 0
+
+
+def _frame(args):
+    if args.image:
+        from companion.vision.imageio import read_image
+
+        return read_image(args.image), args.image
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must look like 1920x1080, not {args.size!r}") from None
+    from companion.render import random_spec, render_frame
+
+    spec = random_spec(
+        np.random.default_rng(args.seed), art=args.art, hand=False, size=(w, h), tilt_deg=20.0
+    )
+    image, _ = render_frame(spec)
+    return image, f"render seed {args.seed} art {args.art}"
