@@ -37,6 +37,8 @@ def test_move_json_forms_round_trip():
         {"player": "Ann", "draw": True},
         {"table_talk": "blue", "discards": {"Ann": "7S"}},
         {"color": "blue", "choose": ["B1", "C1", "D1", "E1", "F1"]},
+        {"player": "Ann", "discard": "7S"},
+        {"player": "Ann", "pass": True},
     ]
     for form in forms:
         assert Move.from_json(form).to_json() == form

@@ -179,3 +179,45 @@ def test_camera_moves_in_a_card_game_leave_the_hands_alone():
     assert game.push(Move.board_place("blue", "E5")).legal
     assert game.push(Move(kind="place", player="Bo", cell=(4, 5))).legal  # player known, card not
     assert game.piles.hands == before and len(game.piles.deck) == 104 - 14
+
+
+def stuck_game(**options) -> Game:
+    """Ann holds only dead spades (2S-5S, both spaces of each covered) and the next card is 5S."""
+    ann = ["2S", "3S", "4S", "5S", "2S", "3S", "4S"]
+    bo = ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+    deal = [card for pair in zip(ann, bo, strict=True) for card in pair]
+    game = game_with([*deal, "5S"], **options)
+    for blue, green in zip(["B1", "C1", "D1", "E1"], ["G9", "F9", "E9", "D9"], strict=True):
+        game.push(Move.board_place("blue", blue))  # camera moves: the hands stay as dealt
+        game.push(Move.board_place("green", green))
+    return game
+
+
+def test_a_player_with_no_legal_move_may_discard_any_card_and_draw():  # edge 16
+    game = stuck_game()
+    early = game.push(Move.discard("Ann", "3S"))
+    assert (early.code, early.rule) == ("has_legal_move", "turn.no_legal_move")
+    assert "for example Ann dead 2S" in early.message
+    assert game.push(Move.dead_card("Ann", "2S")).legal  # draws the (dead) 5S
+    assert game.legal_moves() == [Move.discard("Ann", t) for t in ["3S", "4S", "5S", "2S"]]
+    assert game.push(Move.discard("Ann", "7S")).code == "not_in_hand"
+    assert game.push(Move.pass_turn("Ann")).code == "option_off"
+    ruling = game.push(Move.discard("Ann", "3S"))
+    assert ruling.legal and ruling.rule == "turn.no_legal_move"
+    assert len(game.piles.hands["Ann"]) == 7 and game.to_move.name == "Bo"
+
+
+def test_no_move_policy_pass_and_none():
+    game = stuck_game(no_move_policy="pass")
+    game.push(Move.dead_card("Ann", "2S"))
+    assert game.legal_moves() == [Move.pass_turn("Ann")]
+    assert game.push(Move.pass_turn("Ann")).legal and game.to_move.name == "Bo"
+    game = stuck_game(no_move_policy="none")
+    game.push(Move.dead_card("Ann", "2S"))
+    assert game.legal_moves() == []
+    assert game.push(Move.discard("Ann", "3S")).code == "option_off"
+
+
+def test_without_hands_a_discard_is_taken_on_the_tables_word():
+    ruling = Game.default().push(Move.discard("Blue", "7S"))
+    assert ruling.legal and "cannot see the hand" in ruling.message

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, default=2, choices=sorted(DEFAULT_PLAYERS), help="players (2-4)"
     )
+    parser.add_argument(
+        "--max-moves", type=int, default=2000, help="stop a game after this many moves"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     for seed in range(args.seed, args.seed + args.games):
         rng = random.Random(seed)
         game = Game(players, args.variant, seed=seed)
-        while not game.is_over:
+        while not game.is_over and len(game.journal) < args.max_moves:
             move = random_move(game, rng)
             if move is None:  # the player to move has no legal move: the game stalls
                 break

@@ -20,7 +20,17 @@ from companion.referee.hands import CardPiles
 from companion.referee.judging import MoveJudge, Plan
 from companion.referee.layout import Layout, LayoutError, classic_layout, layout_from_data
 from companion.referee.layout import numbers_layout as load_numbers_layout
-from companion.referee.moves import CHOOSE, DEAD, DRAW, PLACE, REMOVE, TABLE_TALK, Move
+from companion.referee.moves import (
+    CHOOSE,
+    DEAD,
+    DISCARD,
+    DRAW,
+    PASS,
+    PLACE,
+    REMOVE,
+    TABLE_TALK,
+    Move,
+)
 from companion.referee.options import OptionError, Rules, rules_for
 from companion.referee.players import COLOR_LETTERS, Player, SetupError, validate_players
 from companion.referee.rulings import Ruling
@@ -269,7 +279,19 @@ class Game(MoveJudge):
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move (from the hand when hands are modelled,
-        else the camera moves of the colour to move)."""
+        else the camera moves of the colour to move). A player with no move at all gets the
+        discards (or the pass) of the option ``no_move_policy``."""
+        moves = self._normal_moves()
+        if moves or self.is_over or self.piles is None:
+            return moves
+        name = self.to_move.name
+        if self.rules.no_move_policy == "discard_any":
+            return [Move.discard(name, c.text) for c in dict.fromkeys(self.piles.hands[name])]
+        if self.rules.no_move_policy == "pass":
+            return [Move.pass_turn(name)]
+        return []
+
+    def _normal_moves(self) -> list[Move]:
         if self.is_over:
             return []
         player = self.to_move
@@ -381,6 +403,13 @@ class Game(MoveJudge):
             if self.piles is not None:
                 self.piles.discard(move.player, card)  # type: ignore[arg-type]
                 self._draw(move.player)  # type: ignore[arg-type]
+            return
+        if move.kind in (DISCARD, PASS):
+            if self.piles is not None and card is not None:
+                self.piles.discard(move.player, card)  # type: ignore[arg-type]
+                self._draw(move.player)  # type: ignore[arg-type]
+            self._turn = (self._turn + 1) % len(self.players)
+            self._dead_this_turn = 0
             return
         cell = move.cell
         if move.kind == PLACE:

@@ -15,7 +15,7 @@ from companion.cells import CORNERS, Cell, CellError, cell_name
 from companion.referee.cards import Card, CardError
 from companion.referee.hands import CardPiles
 from companion.referee.layout import Layout
-from companion.referee.moves import CHOOSE, DEAD, DRAW, PLACE, TABLE_TALK, Move
+from companion.referee.moves import CHOOSE, DEAD, DISCARD, DRAW, PASS, PLACE, TABLE_TALK, Move
 from companion.referee.options import Rules
 from companion.referee.players import Player
 from companion.referee.rulings import Ruling
@@ -69,6 +69,9 @@ class MoveJudge:
     is_over: bool
 
     def parse_card(self, text: str | Card) -> Card:
+        raise NotImplementedError
+
+    def _normal_moves(self) -> list[Move]:
         raise NotImplementedError
 
     def _covered(self, cell: Cell) -> bool:
@@ -158,6 +161,8 @@ class MoveJudge:
                 )  # fmt: skip
         if move.kind == DEAD:
             return self._plan_dead(move, card, color)  # type: ignore[arg-type]
+        if move.kind in (DISCARD, PASS):
+            return self._plan_no_move(move, card, color)  # type: ignore[arg-type]
         cell = move.cell
         assert cell is not None
         name = cell_name(cell)
@@ -301,6 +306,43 @@ class MoveJudge:
         )
         return Plan(
             self._ruling(True, "ok", message, "dead_card.exchange", move, color), move, color, card
+        )
+
+    def _plan_no_move(self, move: Move, card: Card | None, color: str) -> Plan:
+        """A player with no legal move discards any card and draws, or passes (edge 16)."""
+        policy = self.rules.no_move_policy
+        wanted = "discard_any" if move.kind == DISCARD else "pass"
+        if policy != wanted:
+            allowed = {
+                "discard_any": "discard any card and draw",
+                "pass": "pass",
+                "none": "wait: this table allows neither discarding nor passing",
+            }[policy]
+            return self._refuse(
+                move, "option_off",
+                f"This table's rule for a player with no legal move is: {allowed}.",
+                "turn.no_legal_move", color,
+            )  # fmt: skip
+        name = move.player
+        if self.piles is not None:
+            playable = self._normal_moves()
+            if playable:
+                example = playable[0]
+                return self._refuse(
+                    move, "has_legal_move",
+                    f"{name} still has a legal move (for example {example}), so may not "
+                    f"{'discard' if move.kind == DISCARD else 'pass'}.",
+                    "turn.no_legal_move", color,
+                )  # fmt: skip
+            seen = ""
+        else:
+            seen = " (the referee cannot see the hand: accepted on the table's word)"
+        if move.kind == DISCARD:
+            message = f"{name} has no legal move, discards {card.symbol} and draws{seen}."  # type: ignore[union-attr]
+        else:
+            message = f"{name} has no legal move and passes{seen}."
+        return Plan(
+            self._ruling(True, "ok", message, "turn.no_legal_move", move, color), move, color, card
         )
 
     def _plan_draw(self, move: Move, player: Player) -> Plan:

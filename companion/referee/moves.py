@@ -10,6 +10,8 @@ JSON forms (one per game-record entry)::
     {"player": "Ann", "draw": true}                     a late draw after a forgotten one
     {"table_talk": "blue", "discards": {"Ann": "7S"}}   table-talk penalty on a team
     {"color": "blue", "choose": ["B1", ..., "F1"]}      the table declares which five lock
+    {"player": "Ann", "discard": "7S"}                  no legal move: discard any card, draw
+    {"player": "Ann", "pass": true}                     no legal move: pass (by option)
 
 A play may carry ``"drew": false`` when the player forgot to draw.
 """
@@ -28,7 +30,9 @@ DEAD = "dead"
 DRAW = "draw"
 TABLE_TALK = "table_talk"
 CHOOSE = "choose"
-KINDS = (PLACE, REMOVE, DEAD, DRAW, TABLE_TALK, CHOOSE)
+DISCARD = "discard"
+PASS = "pass"
+KINDS = (PLACE, REMOVE, DEAD, DRAW, TABLE_TALK, CHOOSE, DISCARD, PASS)
 
 
 class MoveError(ValueError):
@@ -83,6 +87,16 @@ class Move:
         return cls(DEAD, player=player, card=str(card))
 
     @classmethod
+    def discard(cls, player: str, card: str) -> Move:
+        """No legal move: discard ``card`` and draw (option no_move_policy=discard_any)."""
+        return cls(DISCARD, player=player, card=str(card))
+
+    @classmethod
+    def pass_turn(cls, player: str) -> Move:
+        """No legal move: pass (option no_move_policy=pass)."""
+        return cls(PASS, player=player)
+
+    @classmethod
     def late_draw(cls, player: str) -> Move:
         return cls(DRAW, player=player)
 
@@ -112,13 +126,11 @@ class Move:
         card = data.get("card")
         if card is not None and not isinstance(card, str):
             raise MoveError(f"'card' must be text such as '7S', not {card!r}")
-        actions = [
-            k for k in ("place", "remove", "dead", "draw", "table_talk", "choose") if k in data
-        ]
+        actions = [k for k in KINDS if k in data]
         if len(actions) != 1:
             raise MoveError(
-                "a move needs exactly one of 'place', 'remove', 'dead', 'draw', 'table_talk', "
-                f"'choose'; got {actions or 'none'}"
+                f"a move needs exactly one of {', '.join(repr(k) for k in KINDS)}; "
+                f"got {actions or 'none'}"
             )
         action = actions[0]
         try:
@@ -137,6 +149,14 @@ class Move:
                 if player is None or data["draw"] is not True:
                     raise MoveError('a late draw is {"player": NAME, "draw": true}')
                 return cls(DRAW, player=player)
+            if action == DISCARD:
+                if player is None or not isinstance(data["discard"], str):
+                    raise MoveError('a discard is {"player": NAME, "discard": CARD}')
+                return cls(DISCARD, player=player, color=color, card=data["discard"])
+            if action == PASS:
+                if player is None or data["pass"] is not True:
+                    raise MoveError('a pass is {"player": NAME, "pass": true}')
+                return cls(PASS, player=player, color=color)
             if action == TABLE_TALK:
                 team = data["table_talk"]
                 if team not in COLORS:
@@ -175,6 +195,10 @@ class Move:
             out["dead"] = self.card
         elif self.kind == DRAW:
             out["draw"] = True
+        elif self.kind == DISCARD:
+            out["discard"] = self.card
+        elif self.kind == PASS:
+            out["pass"] = True
         elif self.kind == CHOOSE:
             out["choose"] = [cell_name(c) for c in self.cells]
         return out
@@ -186,6 +210,10 @@ class Move:
             return f"{who}{card} {self.kind} {cell_name(self.cell)}"  # type: ignore[arg-type]
         if self.kind == DEAD:
             return f"{who} dead {self.card}"
+        if self.kind == DISCARD:
+            return f"{who} discard {self.card}"
+        if self.kind == PASS:
+            return f"{who} pass"
         if self.kind == CHOOSE:
             return f"{who} choose {' '.join(cell_name(c) for c in self.cells)}"
         if self.kind == TABLE_TALK:

@@ -17,6 +17,7 @@ OVERLAPS = ("one_shared", "crossing_only", "none")
 NEEDED_BY = ("sides", "players")
 DECK_EXHAUSTION = ("reshuffle", "end_draw")
 FORGOTTEN_DRAW = ("lost_after_next_play", "never_lost")
+NO_MOVE_POLICY = ("discard_any", "pass", "none")
 
 
 class OptionError(ValueError):
@@ -38,6 +39,7 @@ class Rules:
     deck_exhaustion: str = "reshuffle"
     forgotten_draw: str = "lost_after_next_play"
     table_talk_penalty: bool = True
+    no_move_policy: str = "discard_any"  # a player with no legal move: discard_any | pass | none
     player_counts: tuple[int, ...] = CLASSIC_COUNTS
     hand_sizes: dict[int, int] = field(default_factory=lambda: dict(OFFICIAL_HAND_SIZES))
     layout: str | dict | None = None  # None = the preset's packaged layout
@@ -78,6 +80,7 @@ _CHOICES = {
     "needed_by": NEEDED_BY,
     "deck_exhaustion": DECK_EXHAUSTION,
     "forgotten_draw": FORGOTTEN_DRAW,
+    "no_move_policy": NO_MOVE_POLICY,
 }
 _BOOLS = ("corners_free", "one_eyed_can_break_sequences", "table_talk_penalty")
 

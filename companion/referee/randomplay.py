@@ -19,7 +19,7 @@ def random_move(game: Game, rng: random.Random) -> Move | None:
     """A random legal move for the player to move (hands must be modelled), or None if stuck.
 
     Dead cards in hand are exchanged when allowed; otherwise a random card with a target is
-    played on a random target.
+    played on a random target; a player with no move follows the option ``no_move_policy``.
     """
     player = game.to_move
     hand = game.piles.hands[player.name]  # type: ignore[union-attr]
@@ -37,7 +37,8 @@ def random_move(game: Game, rng: random.Random) -> Move | None:
         if cells:
             kind = REMOVE if card.is_remove else PLACE
             return Move(kind, player=player.name, card=card.text, cell=rng.choice(cells))
-    return None
+    stuck = game.legal_moves()  # the no-move policy: discard any card (or pass)
+    return rng.choice(stuck) if stuck else None
 
 
 def play_random_game(

@@ -41,6 +41,7 @@ RULE_TEXTS: dict[str, str] = {
     "deck.reshuffle": "When the draw deck runs out, all discard piles are shuffled together into a new draw deck. (official; Seeds A, C)",
     "deck.exhausted_end": "House rule: when the draw deck runs out the game ends without a winner. (option deck_exhaustion=end_draw)",
     "table_talk.penalty": "No table talk: if a player alerts a teammate to a mistake, every member of that team discards one card of their choice. (official; Seeds A, C)",
+    "turn.no_legal_move": "A player who can neither place nor remove a chip nor exchange a dead card may discard any card and draw (or pass, if the table chose that). The official rules do not cover this case. (referee; option no_move_policy)",
     "player.unknown": "Moves must name a player (or chip colour) of this game. (referee)",
     "card.unknown": "Cards are written rank + suit (7S, 10H, T♥, JC) or, in Sequence Numbers, as equations (3+4), PLUS or MINUS. (referee)",
 }
@@ -65,6 +66,7 @@ CODE_TEXTS: dict[str, str] = {
     "nothing_to_draw": "This player has no draw outstanding.",
     "penalty_discards": "A table-talk penalty needs one discarded card from each member of the team who holds cards.",
     "option_off": "That rule is switched off for this game.",
+    "has_legal_move": "The player still has a legal move, so discarding or passing is not allowed.",
     "bad_choice": "The declared five chips are not a Sequence that may replace the one locked in that line.",
 }
 
