@@ -126,3 +126,29 @@ def test_empty_references_share_the_camera(tmp_path):
         assert empty.cells == ["*........*"] + ["." * 10] * 8 + ["*........*"]
         assert (empty.corners == frame.corners).all()
         assert empty.orientation == frame.orientation
+
+
+def test_parallel_jobs_write_the_same_files(tmp_path):
+    for name, jobs in (("one", "1"), ("two", "2")):
+        assert (
+            main(
+                [
+                    "render",
+                    str(tmp_path / name),
+                    "--count",
+                    "3",
+                    "--seed",
+                    "12",
+                    "--size",
+                    "320x240",
+                    "--jobs",
+                    jobs,
+                    "--quiet",
+                    "--format",
+                    "png",
+                ]
+            )
+            == 0
+        )
+    for path in sorted((tmp_path / "one").glob("frame_*")):
+        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name

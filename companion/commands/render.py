@@ -108,6 +108,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also write OUT_DIR/empty/NAME: the same camera with an empty board "
         "(a calibration reference) for every frame that has a board",
     )
+    p.add_argument(
+        "--jobs",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="render N frames in parallel processes (default 1); same files",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress line per frame")
     p.set_defaults(func=run)
 
@@ -181,10 +188,69 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
-def run(args: argparse.Namespace) -> int:
+def render_one(job: tuple) -> dict:
+    """Render and write frame ``index`` (a worker for ``--jobs``); errors come back as data."""
     from companion.render.scene import render_raw
     from companion.render.spec import EMPTY_BOARD, SpecError
 
+    index, options = job
+    out = Path(options["out_dir"])
+    try:
+        spec = frame_spec(
+            options["seed"],
+            index,
+            art=options["art"],
+            hands=options["hands"],
+            no_board=options["no_board"],
+            size=options["size"],
+            max_tilt=options["max_tilt"],
+        )
+        image, truth = render_raw(spec)
+    except SpecError as exc:
+        return {"error": str(exc), "code": EXIT_USAGE}
+    name = out / f"{options['prefix']}_{index:04d}.{options['fmt']}"
+    try:
+        _write(image, truth, spec, name, options["fmt"])
+        if options["empty_refs"] and spec.board:
+            empty_spec = spec.with_frame(cells=EMPTY_BOARD, hands=(), seed=spec.seed + 1)
+            (out / "empty").mkdir(exist_ok=True)
+            _write(*render_raw(empty_spec), empty_spec, out / "empty" / name.name, options["fmt"])
+    except OSError as exc:
+        return {"error": f"cannot write {name}: {exc}", "code": EXIT_IO}
+    return {
+        "name": str(name),
+        "board": spec.board,
+        "art": spec.art,
+        "hands": len(spec.hands),
+        "size": spec.size,
+        "orientation": truth.orientation,
+    }
+
+
+def _results(args: argparse.Namespace):
+    options = {
+        "out_dir": args.out_dir,
+        "seed": args.seed,
+        "art": args.art,
+        "hands": args.hands,
+        "no_board": args.no_board,
+        "size": args.size,
+        "max_tilt": args.max_tilt,
+        "prefix": args.prefix,
+        "fmt": args.fmt,
+        "empty_refs": args.empty_refs,
+    }
+    jobs = [(i, options) for i in range(args.count)]
+    if args.jobs <= 1 or args.count == 1:
+        yield from map(render_one, jobs)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        yield from pool.imap(render_one, jobs)
+
+
+def run(args: argparse.Namespace) -> int:
     if not 0 <= args.max_tilt <= 60:
         print("companion render: --max-tilt must be within 0..60 degrees", file=sys.stderr)
         return EXIT_USAGE
@@ -196,40 +262,21 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_IO
     started = time.perf_counter()
     stats = {"frames": 0, "board": 0, "no_board": 0, "with_hands": 0, "text": 0, "cards": 0}
-    for i in range(args.count):
-        try:
-            spec = frame_spec(
-                args.seed,
-                i,
-                art=args.art,
-                hands=args.hands,
-                no_board=args.no_board,
-                size=args.size,
-                max_tilt=args.max_tilt,
-            )
-            image, truth = render_raw(spec)
-        except SpecError as exc:
-            print(f"companion render: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        name = out / f"{args.prefix}_{i:04d}.{args.fmt}"
-        try:
-            _write(image, truth, spec, name, args.fmt)
-            if args.empty_refs and spec.board:
-                empty_spec = spec.with_frame(cells=EMPTY_BOARD, hands=(), seed=spec.seed + 1)
-                (out / "empty").mkdir(exist_ok=True)
-                _write(*render_raw(empty_spec), empty_spec, out / "empty" / name.name, args.fmt)
-        except OSError as exc:
-            print(f"companion render: cannot write {name}: {exc}", file=sys.stderr)
-            return EXIT_IO
+    for result in _results(args):
+        if "error" in result:
+            print(f"companion render: {result['error']}", file=sys.stderr)
+            return result["code"]
         stats["frames"] += 1
-        stats["board" if spec.board else "no_board"] += 1
-        stats["with_hands"] += bool(spec.hands)
-        if spec.board:
-            stats[spec.art] += 1
+        stats["board" if result["board"] else "no_board"] += 1
+        stats["with_hands"] += bool(result["hands"])
+        if result["board"]:
+            stats[result["art"]] += 1
         if not args.quiet:
+            w, h = result["size"]
+            kind = result["art"] if result["board"] else "no board"
             print(
-                f"{name}  {spec.art if spec.board else 'no board':8s} {spec.size[0]}x{spec.size[1]}"
-                f"  orientation {truth.orientation}  hands {len(spec.hands)}",
+                f"{result['name']}  {kind:8s} {w}x{h}  orientation {result['orientation']}"
+                f"  hands {result['hands']}",
                 file=sys.stderr,
             )
     elapsed = time.perf_counter() - started

@@ -68,6 +68,7 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
         img = base[None, None, :] * (1 + _smooth_noise(rng, sh, sw, 3, 0.03))[..., None]
     img = cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
     fine = np.empty((h, w), np.float32)
+    cv2.setRNGSeed(int(rng.integers(0, 2**31)))  # cv2's RNG is global: seed it from the scene
     cv2.randn(fine, 0, 4.0 if kind in ("cloth", "felt") else 2.0)
     img += fine[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
