@@ -322,9 +322,20 @@ function rulingNumber(ruling) {
   return typeof ruling.move === "number" ? ruling.move : null;
 }
 
-function rulingMove(ruling, moves) {
-  const number = rulingNumber(ruling);
-  if (ruling.legal && number && moves[number - 1]) return moves[number - 1];
+/* Ruling numbers count every attempt (refused ones too) while the moves list holds only the
+ * applied moves, so the n-th legal ruling is the n-th move. */
+function movesByRuling(rulings, moves) {
+  const byIndex = new Map();
+  let applied = 0;
+  rulings.forEach((ruling, index) => {
+    if (ruling.legal && rulingNumber(ruling) !== null && applied < moves.length) byIndex.set(index, moves[applied++]);
+  });
+  return byIndex;
+}
+
+function rulingMove(ruling, index) {
+  const move = app.movesByRuling && app.movesByRuling.get(index);
+  if (move) return move;
   return { player: ruling.player, color: ruling.color, place: ruling.place, remove: ruling.remove };
 }
 
@@ -333,6 +344,7 @@ function rulingKey(ruling, index) {
 }
 
 function renderRulings(rulings, moves) {
+  app.movesByRuling = movesByRuling(rulings, moves);
   const list = $("rulings");
   list.replaceChildren();
   const now = Date.now() / 1000;
@@ -348,6 +360,18 @@ function renderRulings(rulings, moves) {
     : el("span", { class: "muted", text: t("rulings.none") }));
 }
 
+/* The referee's own sentence names the cells and the card; it is English, so other languages
+ * get the cells it names under a translated label. */
+function rulingDetail(ruling) {
+  const message = ruling.message || "";
+  if (app.catalog.lang === "en" && message && message !== codeText(ruling)) {
+    return el("div", { class: "ruling-detail", text: message });
+  }
+  const named = (ruling.cells && ruling.cells.length) ? ruling.cells
+    : [...new Set(message.match(/\b[A-J](?:10|[1-9])\b/g) || [])];
+  return named.length ? el("div", { class: "ruling-detail", text: t("rulings.cells", { cells: named.join(" ") }) }) : null;
+}
+
 function rulingTitle(ruling) {
   const number = rulingNumber(ruling);
   return number ? t("rulings.move_n", { n: number }) : t("rulings.board");
@@ -355,13 +379,13 @@ function rulingTitle(ruling) {
 
 function rulingItem(ruling, index, moves, big) {
   const href = "#ruling/" + index;
-  const move = rulingMove(ruling, moves);
+  const move = rulingMove(ruling, index);
   const number = rulingNumber(ruling);
   const rule = ruling.rule ? el("a", { class: "rule-ref", href, text: "§ " + ruling.rule + " · " + t("rulings.details") }) : null;
   const sequences = (ruling.new_sequences || []).length
     ? el("div", { class: "new-sequence", text: t("rulings.new_sequence", { cells: ruling.new_sequences.map((s) => s.join(" ")).join(" · ") }) })
     : null;
-  const cells = (ruling.cells || []).length ? el("div", { class: "ruling-cells", text: t("rulings.cells", { cells: ruling.cells.join(" ") }) }) : null;
+  const cells = rulingDetail(ruling);
   return el(big ? "div" : "li", { class: "ruling " + (ruling.legal ? "legal" : "illegal"), "data-move": number ?? "", "data-code": ruling.code, "data-index": index },
     el("div", { class: "ruling-head" },
       el("span", { class: "badge", text: ruling.legal ? t("rulings.legal") : t("rulings.illegal") }),
@@ -518,7 +542,8 @@ function renderDispute() {
     else { img.removeAttribute("src"); img.hidden = true; missing.hidden = false; }
   }
   $("evidence-note").hidden = Boolean(legal) || !ruling;
-  const target = ruling && ((ruling.cells || [])[0] || rulingMove(ruling, moves).place || rulingMove(ruling, moves).remove);
+  const move = ruling ? rulingMove(ruling, index) : {};
+  const target = ruling && ((ruling.cells || [])[0] || move.place || move.remove);
   if (target) $("correct-cell").value = target;
 }
 
