@@ -291,3 +291,18 @@ def test_glare_that_washes_chips_out_is_marked_hidden(tmp_path):
     assert np.median(lift[~t.occluded]) < np.median(lift[t.occluded])
     back = truth.load(truth.save(t, tmp_path / "g.jpg"))
     assert np.allclose(back.covered, t.covered) and (back.covered[t.occluded] >= 0.08).all()
+
+
+def test_truth_gives_each_off_centre_chip_its_image_position():
+    placed = {(1, 1): "B", (4, 6): "G", (8, 3): "R", (6, 8): "B"}
+    spec = clean(art="cards", cells=with_chips(placed), chip_jitter=0.25, tilt_deg=35)
+    img, t = render_frame(spec)
+    assert set(t.chips) == {"B2", "G5", "D9", "I7"}
+    centres = t.cell_centers()
+    for (r, c), sym in placed.items():
+        name = "ABCDEFGHIJ"[c] + str(r + 1)
+        x, y = t.chips[name]
+        b, g, red = img[round(y), round(x)].astype(int)
+        assert {"B": b, "G": g, "R": red}[sym] == max(b, g, red)
+        cell = np.linalg.norm(centres[r, c] - centres[r, c + 1 if c < 9 else c - 1])
+        assert np.linalg.norm(np.array([x, y]) - centres[r, c]) < 0.5 * cell

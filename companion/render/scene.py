@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.cells import SIZE
+from companion.cells import SIZE, cell_name
 from companion.render import lighting
 from companion.render.art import BoardArt, build_art
 from companion.render.camera import board_homography, project, raised_shift
@@ -207,6 +207,30 @@ def build_scene(spec: RenderSpec) -> Scene:
     )
 
 
+def _chip_points(scene: Scene, cells) -> dict[str, tuple[float, float]]:
+    """Image position of each chip's top-face centre, by cell name."""
+    art = scene.art
+    names, pts = [], []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if cells[r][c] in "BGR":
+                dx, dy = scene.chip_offsets[r, c]
+                lx, ly = scene.chip_lifts[r, c]
+                pts.append(
+                    (
+                        art.origin[0] + (c + 0.5 + dx) * art.cell_w + lx,
+                        art.origin[1] + (r + 0.5 + dy) * art.cell_h + ly,
+                    )
+                )
+                names.append(cell_name((r, c)))
+    if not pts:
+        return {}
+    xy = project(scene.tex_to_image, pts)
+    return {
+        n: (round(float(x), 2), round(float(y), 2)) for n, (x, y) in zip(names, xy, strict=True)
+    }
+
+
 def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
     """Per cell, where a chip's top face appears relative to its base (texture pixels)."""
     th, tw = art.image.shape[:2]
@@ -338,6 +362,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     if scene.glare_cover is not None:
         covered = np.maximum(covered, scene.glare_cover)
     truth = Truth(
+        chips=_chip_points(scene, spec.cells),
         board_found=True,
         orientation=scene.orientation,
         cells=list(spec.cells),

@@ -7,6 +7,7 @@ Sidecar format (version 1)::
      "corners": [[x, y], ...4],                        # A1, J1, J10, A10 outer grid corners
      "occluded": ["..........", "...##.....", ...],    # '#' = cell hidden (see below)
      "covered": [[0.0, 0.12, ...], ...10 rows],        # share of each cell hidden, 0..1
+     "chips": {"C1": [305.2, 96.8], ...},              # each chip's top-face centre (pixels)
      "size": [640, 480], "art": "cards", "spec": {...}} # spec: to render the frame again
 
 With ``board_found`` false, ``orientation``, ``cells``, ``corners``, ``occluded`` and
@@ -45,6 +46,7 @@ class Truth:
     corners: np.ndarray | None = None  # 4x2 float image points: A1, J1, J10, A10
     occluded: np.ndarray | None = None  # 10x10 bool
     covered: np.ndarray | None = None  # 10x10 float: share of the cell hidden (0..1)
+    chips: dict[str, tuple[float, float]] | None = None  # cell name -> chip centre in the image
     size: tuple[int, int] = (0, 0)
     art: str | None = None
     spec: dict | None = field(default=None, repr=False)
@@ -84,6 +86,11 @@ class Truth:
                 if found and self.covered is not None
                 else None
             ),
+            "chips": (
+                {k: [float(x), float(y)] for k, (x, y) in self.chips.items()}
+                if found and self.chips is not None
+                else None
+            ),
             "size": list(self.size),
             "art": self.art,
             "spec": self.spec,
@@ -107,6 +114,11 @@ class Truth:
                     else None
                 ),
                 covered=np.array(covered, dtype=np.float64) if covered is not None else None,
+                chips=(
+                    {k: (float(v[0]), float(v[1])) for k, v in data["chips"].items()}
+                    if data.get("chips") is not None
+                    else None
+                ),
                 size=tuple(data.get("size", (0, 0))),
                 art=data.get("art"),
                 spec=data.get("spec"),
