@@ -275,3 +275,34 @@ def test_phone_screen_fits_without_sideways_scrolling(demo, browser, tmp_path):
     assert abs(board["width"] - board["height"]) < 4  # square cells
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     context.close()
+
+
+def test_new_game_setup_is_checked_then_started(demo, browser):
+    """Runs last: it replaces the demo game with a three-player game."""
+    demo.wait_for_win()
+    context = browser.new_context(viewport={"width": 1024, "height": 800})
+    page = context.new_page()
+    page.goto(demo.url + "/#setup")
+    wait_for(page, "document.querySelectorAll('#setup-players li').length === 2")
+    names = page.query_selector_all("#setup-players .player-name")
+    names[0].fill("Ann")
+    names[1].fill("Bo")
+    page.click("#add-player")
+    page.query_selector_all("#setup-players .player-name")[2].fill("Cy")
+    # three players with blue, green, blue: the page explains before anything is sent
+    wait_for(page, "document.querySelectorAll('#setup-problems li').length > 0")
+    assert "same size" in page.inner_text("#setup-problems")
+    page.query_selector_all("#setup-players .player-team")[2].select_option("red")
+    wait_for(page, "document.querySelectorAll('#setup-problems li').length === 0")
+    page.click("#setup-form button[type='submit']")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button[value='ok']")
+    wait_for(page, "location.hash === '#game'")
+    state = demo.session.state()
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bo", "Cy"]
+    assert state["needed"] == 1
+    wait_for(page, "document.querySelectorAll('#scores .score').length === 3")
+    assert page.inner_text("#to-move-name") == "Ann"
+    assert page.inner_text(".score[data-team='red'] .score-count") == "0 / 1"
+    assert page.query_selector_all("#rulings li") == []
+    context.close()

@@ -249,9 +249,9 @@ def undo():
 @api.post("/declare-card")
 @requires_pin
 def declare_card():
-    def action(body: Any) -> None:
+    def action(body: Any) -> Any:
         declared = payloads.parse_card_declaration(body)
-        context().session.declare_card(declared.card, declared.player)
+        return context().session.declare_card(declared.card, declared.player)
 
     return write(action)
 
@@ -259,9 +259,9 @@ def declare_card():
 @api.post("/declare-dead")
 @requires_pin
 def declare_dead():
-    def action(body: Any) -> None:
+    def action(body: Any) -> Any:
         declared = payloads.parse_card_declaration(body)
-        context().session.declare_dead(declared.card, declared.player)
+        return context().session.declare_dead(declared.card, declared.player)
 
     return write(action)
 
@@ -269,9 +269,9 @@ def declare_dead():
 @api.post("/choose-sequence")
 @requires_pin
 def choose_sequence():
-    def action(body: Any) -> None:
+    def action(body: Any) -> Any:
         choice = payloads.parse_sequence_choice(body)
-        context().session.choose_sequence(choice.color, choice.cells)
+        return context().session.choose_sequence(choice.color, choice.cells)
 
     return write(action)
 

@@ -602,7 +602,10 @@ function bindCorrections() {
   });
   $("declare-dead-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (await post("/api/declare-dead", { card: $("declare-dead").value.trim().toUpperCase() })) toast(t("declare.done"), "ok");
+    const answer = await post("/api/declare-dead", { card: $("declare-dead").value.trim().toUpperCase() });
+    const ruling = answer && answer.result;
+    if (ruling && ruling.legal === false) toast(codeText(ruling), "error");
+    else if (answer) toast(t("declare.done"), "ok");
   });
   $("choose-sequence-form").addEventListener("submit", async (event) => {
     event.preventDefault();
