@@ -28,6 +28,8 @@ CELL_BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 200)
 
 @dataclass
 class Scene:
+    """Everything static for one camera; board fields stay ``None`` on a board-free table."""
+
     spec: RenderSpec
     size: tuple[int, int]
     static: np.ndarray  # lit-less frame: table, clutter, board without chips
@@ -183,27 +185,27 @@ def build_scene(spec: RenderSpec) -> Scene:
     region = (xs.min(), ys.min(), xs.max(), ys.max()) if len(xs) else (0, 0, w, h)
     glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, region, rng)
     return Scene(
-        spec,
-        spec.size,
-        img,
-        _gains(spec, shading),
-        glare,
-        art,
-        tex_to_image,
-        grid_to_image,
-        patch,
-        patch_to_image,
-        (x0, y0),
-        offsets,
-        sizes,
-        colors,
-        light_tex,
-        corners,
-        orientation_of(corners),
-        base,
-        _chip_lifts(spec, art),
-        overlay,
-        glare_cover(glare, grid_to_image),
+        spec=spec,
+        size=spec.size,
+        static=img,
+        gains=_gains(spec, shading),
+        glare=glare,
+        art=art,
+        tex_to_image=tex_to_image,
+        grid_to_image=grid_to_image,
+        grid_patch=patch,
+        patch_to_image=patch_to_image,
+        patch_origin=(x0, y0),
+        chip_offsets=offsets,
+        chip_sizes=sizes,
+        chip_colors=colors,
+        light_tex_deg=light_tex,
+        corners=corners,
+        orientation=orientation_of(corners),
+        base=base,
+        chip_lifts=_chip_lifts(spec, art),
+        overlay=overlay,
+        glare_cover=glare_cover(glare, grid_to_image),
     )
 
 
