@@ -85,21 +85,22 @@ class Layout:
         """Every card of the game, unshuffled: classic is two 52-card decks without jokers."""
         if self._deck:
             return list(self._deck)
+        # parse_card caches one Card per text, so equal cards are the same object (fast `in`)
         if self.deck_texts:
             cards = [self.parse_card(t) for t in self.deck_texts]
         else:
             cards = [
-                self.parse_card_text(self.labels[r][c])
+                self.parse_card(self.labels[r][c])
                 for r in range(SIZE)
                 for c in range(SIZE)
                 if (r, c) not in CORNERS
             ]
         if self.card_style == "classic":
             jacks = sorted(TWO_EYED_JACKS | ONE_EYED_JACKS)
-            cards += [parse_classic_card(j) for j in jacks for _ in range(2)]
+            cards += [self.parse_card(j) for j in jacks for _ in range(2)]
         else:
             for text, count in self.special_cards.items():
-                cards += [parse_numbers_card(text)] * int(count)
+                cards += [self.parse_card(text)] * int(count)
         self._deck.extend(cards)
         return list(cards)
 

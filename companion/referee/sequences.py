@@ -59,26 +59,40 @@ def compatible(window: Line, others: Iterable[Line], overlap: str) -> bool:
     return True
 
 
+def _rays() -> dict[tuple[Cell, tuple[int, int], int], tuple[Cell, ...]]:
+    """For every cell, direction and side (-1 back, +1 forward): the cells in that direction."""
+    rays = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            for dr, dc in DIRECTIONS:
+                for sign in (-1, 1):
+                    cells = []
+                    rr, cc = r + sign * dr, c + sign * dc
+                    while 0 <= rr < SIZE and 0 <= cc < SIZE:
+                        cells.append((rr, cc))
+                        rr, cc = rr + sign * dr, cc + sign * dc
+                    rays[((r, c), (dr, dc), sign)] = tuple(cells)
+    return rays
+
+
+_RAYS = _rays()
+
+
 def run_through(
     board: Board, cell: Cell, direction: tuple[int, int], color: str, reach: int,
     corners_free: bool = True,
 ) -> list[Cell]:  # fmt: skip
     """The cells owned by ``color`` in line with ``cell``, at most ``reach`` steps each way."""
-    dr, dc = direction
     sides: list[list[Cell]] = []
     for sign in (-1, 1):
         found: list[Cell] = []
-        r, c = cell[0] + sign * dr, cell[1] + sign * dc
-        for _ in range(reach):
-            if not (0 <= r < SIZE and 0 <= c < SIZE):
-                break
-            if (r, c) in CORNERS:
+        for rc in _RAYS[(cell, direction, sign)][:reach]:
+            if rc in CORNERS:
                 if not corners_free:
                     break
-            elif board[r * SIZE + c] != color:
+            elif board[rc[0] * SIZE + rc[1]] != color:
                 break
-            found.append((r, c))
-            r, c = r + sign * dr, c + sign * dc
+            found.append(rc)
         sides.append(found)
     return sides[0][::-1] + [cell] + sides[1]
 
