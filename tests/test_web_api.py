@@ -265,3 +265,22 @@ def test_layout_labels_the_cells(client):
     cells = client.get("/api/layout").get_json()["cells"]
     assert cells[0][0] == "*"
     assert cells[0][1] == "2S"  # B1 is the two of spades
+
+
+def test_streams_beyond_the_limit_get_a_clear_503(session):
+    app = create_app(session, PIN, max_streams=2)
+    client = app.test_client()
+    first = client.get("/api/events")
+    second = client.get("/api/stream.mjpg")
+    assert first.status_code == second.status_code == 200
+    crowd = client.get("/api/events")
+    assert crowd.status_code == 503
+    assert crowd.get_json()["error"]["code"] == "too_many_viewers"
+    assert crowd.headers["Retry-After"] == "5"
+    assert client.get("/api/state").status_code == 200  # reads still work
+    first.close()  # a viewer leaves: the slot is free again
+    again = client.get("/api/events")
+    assert again.status_code == 200
+    again.close()
+    second.close()
+    assert app.extensions["companion"].streams.in_use == 0

@@ -144,3 +144,18 @@ def test_pin_guard_locks_out_and_forgives_after_the_window():
 def test_pin_guard_refuses_an_empty_pin():
     with pytest.raises(ValueError):
         PinGuard("  ")
+
+
+def test_stream_slots_are_freed_even_when_a_stream_never_started():
+    from companion.web.streams import StreamSlots
+
+    slots = StreamSlots(1)
+    assert slots.take()
+    assert not slots.take()
+    held = slots.hold(iter(["a", "b"]))
+    held.close()  # the client vanished before the first byte
+    held.close()  # closing twice frees once
+    assert slots.in_use == 0
+    assert slots.take()
+    with pytest.raises(ValueError):
+        StreamSlots(0)

@@ -19,7 +19,7 @@ from companion.web import i18n, payloads
 from companion.web.app import WebContext, error_response
 from companion.web.pin import PinVerdict
 from companion.web.streams import MJPEG_BOUNDARY, mjpeg_stream, sse_stream
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -135,9 +135,11 @@ def state():
 @api.get("/events")
 def events():
     ctx = context()
+    if not ctx.streams.take():
+        return too_many_viewers()
     stream = sse_stream(ctx.session, heartbeat_s=ctx.heartbeat_s, stopping=ctx.stopping)
     return Response(
-        stream_with_context(stream),
+        ctx.streams.hold(stream),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -146,11 +148,24 @@ def events():
 @api.get("/stream.mjpg")
 def camera_stream():
     ctx = context()
+    if not ctx.streams.take():
+        return too_many_viewers()
     max_seconds = request.args.get("seconds", type=float)
+    stream = mjpeg_stream(ctx.camera, stopping=ctx.stopping, max_seconds=max_seconds)
     return Response(
-        mjpeg_stream(ctx.camera, stopping=ctx.stopping, max_seconds=max_seconds),
+        ctx.streams.hold(stream),
         mimetype=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
         headers={"Cache-Control": "no-store"},
+    )
+
+
+def too_many_viewers() -> Response:
+    limit = context().streams.limit
+    return error_response(
+        503,
+        "too_many_viewers",
+        f"all {limit} live streams are in use; close the page on another device and retry",
+        Retry_After="5",
     )
 
 

@@ -14,12 +14,13 @@ from typing import Any
 
 from companion.web import i18n
 from companion.web.pin import PinGuard
-from companion.web.streams import JpegFeed
+from companion.web.streams import JpegFeed, StreamSlots
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 DEFAULT_STREAM_FPS = 10.0
+DEFAULT_MAX_STREAMS = 40  # 20 viewers, each with the events and the camera stream
 
 SECURITY_HEADERS = {
     # Everything is served from this origin: no CDN, no inline script.
@@ -42,6 +43,7 @@ class WebContext:
     camera: JpegFeed
     stopping: threading.Event
     heartbeat_s: float
+    streams: StreamSlots
     calibrate: Callable[..., dict] | None = None
 
 
@@ -52,6 +54,7 @@ def create_app(
     stream_fps: float = DEFAULT_STREAM_FPS,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     heartbeat_s: float = 5.0,
+    max_streams: int = DEFAULT_MAX_STREAMS,
     calibrate: Callable[..., dict] | None = None,
 ) -> Flask:
     """Build the web app around a running ``GameSession`` and the table PIN.
@@ -78,6 +81,7 @@ def create_app(
         camera=JpegFeed(lambda: session.latest_jpeg(annotated=True), max_fps=stream_fps),
         stopping=threading.Event(),
         heartbeat_s=heartbeat_s,
+        streams=StreamSlots(max_streams),
         calibrate=calibrate,
     )
     app.register_blueprint(api)
@@ -106,6 +110,7 @@ def create_app(
             413: "too_large",
             415: "unsupported_media_type",
             429: "too_many_requests",
+            503: "unavailable",
         }.get(exc.code or 500, "http_error")
         message = exc.description or exc.name
         if exc.code == 413:

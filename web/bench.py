@@ -130,7 +130,7 @@ def ruling_key(ruling: dict) -> str:
 def measure(source_spec: str, viewers: int, speed: float, seconds: float, browser: bool) -> dict:
     from companion.web.app import create_app
     from companion.web.replay import PacedSource
-    from companion.web.server import serve_in_background
+    from companion.web.server import serve_in_background, streams_for
 
     from companion.capture import CaptureError, open_source
     from companion.session import GameSession
@@ -141,8 +141,9 @@ def measure(source_spec: str, viewers: int, speed: float, seconds: float, browse
     except CaptureError as exc:
         raise BenchError("bad_source", exc.message) from None
     session = GameSession(store=Store(":memory:"), source=source)
-    app = create_app(session, "000000")
-    server = serve_in_background(app, viewers=max(viewers, 1))
+    watchers = viewers + (1 if browser else 0)
+    app = create_app(session, "000000", max_streams=streams_for(max(watchers, 1)))
+    server = serve_in_background(app, viewers=max(watchers, 1))
     stop = threading.Event()
     clock = RulingClock()
     follower = clock.follow(session, stop)

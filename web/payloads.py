@@ -34,6 +34,7 @@ TABLE_OPTIONS = frozenset(
         "deck_exhaustion",
         "forgotten_draw",
         "table_talk_penalty",
+        "no_move_policy",
     }
 )
 CARD_PATTERN = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")

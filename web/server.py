@@ -21,9 +21,14 @@ MAX_REQUEST_BODY = 64 * 1024
 MAX_HEADER_BYTES = 16 * 1024
 
 
+def streams_for(viewers: int) -> int:
+    """Long-lived streams allowed at once: both streams of every viewer."""
+    return viewers * STREAMS_PER_VIEWER
+
+
 def threads_for(viewers: int) -> int:
     """Worker threads so ``viewers`` phones can each hold both streams and still load pages."""
-    return viewers * STREAMS_PER_VIEWER + SPARE_THREADS
+    return streams_for(viewers) + SPARE_THREADS
 
 
 def make_server(app: Any, host: str, port: int, *, viewers: int = DEFAULT_VIEWERS) -> Any:

@@ -144,3 +144,62 @@ def mjpeg_stream(
             last_sent = now
             yield mjpeg_part(jpeg)
         sleep(feed.interval)
+
+
+class StreamSlots:
+    """At most ``limit`` long-lived streams at once.
+
+    Each stream holds a server thread for as long as a viewer watches; keeping a few threads out
+    of their reach means page loads, the API and corrections are always answered, and a crowd
+    beyond the limit gets a clear 503 instead of a hanging page.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError("the stream limit must be at least 1")
+        self.limit = limit
+        self._free = threading.BoundedSemaphore(limit)
+        self._lock = threading.Lock()
+        self.in_use = 0
+
+    def take(self) -> bool:
+        if not self._free.acquire(blocking=False):
+            return False
+        with self._lock:
+            self.in_use += 1
+        return True
+
+    def _release(self) -> None:
+        with self._lock:
+            self.in_use -= 1
+        self._free.release()
+
+    def hold(self, stream: Iterator[Any]) -> HeldStream:
+        """Wrap a stream taken with ``take()``; its slot is freed when the server closes it."""
+        return HeldStream(stream, self._release)
+
+
+class HeldStream:
+    """An iterator that frees its stream slot on ``close()``, even if it never started."""
+
+    def __init__(self, stream: Iterator[Any], release: Callable[[], None]) -> None:
+        self._stream = stream
+        self._release = release
+        self._closed = False
+
+    def __iter__(self) -> HeldStream:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._stream)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            close = getattr(self._stream, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._release()

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.web.app import create_app
     from companion.web.pin import generate_pin
-    from companion.web.server import make_server, shutdown
+    from companion.web.server import make_server, shutdown, streams_for
 
     pin = args.pin or os.environ.get("COMPANION_PIN") or generate_pin()
     calibration_path = Path(args.calibration or "calibration.json")
@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         session,
         pin,
         stream_fps=args.stream_fps,
+        max_streams=streams_for(args.viewers),
         calibrate=CalibrationStep(session, calibration_path),
     )
     try:
