@@ -110,14 +110,15 @@ class TextStyle:
     layout: str  # "stacked": rank over suit; "side": rank left, suit right; "corner": big suit
     lines: tuple[int, int, int]
     free: str  # "star", "free", "ring"
+    sheets: bool = False  # printed on four sheets taped together
 
 
 TEXT_STYLES = [
     TextStyle((238, 242, 244), cv2.FONT_HERSHEY_DUPLEX, "stacked", (30, 28, 26), "star"),
     TextStyle((214, 232, 242), cv2.FONT_HERSHEY_SIMPLEX, "side", (90, 90, 90), "free"),
-    TextStyle((226, 228, 226), cv2.FONT_HERSHEY_TRIPLEX, "corner", (30, 28, 26), "ring"),
+    TextStyle((226, 228, 226), cv2.FONT_HERSHEY_TRIPLEX, "corner", (30, 28, 26), "ring", True),
     TextStyle((205, 222, 232), cv2.FONT_HERSHEY_COMPLEX, "stacked", (120, 60, 20), "free"),
-    TextStyle((244, 244, 244), cv2.FONT_HERSHEY_SIMPLEX, "side", (30, 28, 26), "ring"),
+    TextStyle((244, 244, 244), cv2.FONT_HERSHEY_SIMPLEX, "side", (30, 28, 26), "ring", True),
     TextStyle((200, 236, 236), cv2.FONT_HERSHEY_DUPLEX, "corner", (70, 70, 70), "star"),
 ]
 
@@ -171,7 +172,33 @@ def _text_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
         t = line * 2 if i in (0, SIZE) else line
         cv2.line(img, (x, round(margin)), (x, round(margin + SIZE * ch)), style.lines, t)
         cv2.line(img, (round(margin), y), (round(margin + SIZE * cw), y), style.lines, t)
+    if style.sheets:
+        _taped_sheets(img, ch, rng)
     return BoardArt(img, (margin, margin), cw, ch, chip_diameter=0.78 * min(cw, ch))
+
+
+def _taped_sheets(img: np.ndarray, ch: float, rng: np.random.Generator) -> None:
+    """Seams of four printed pages and strips of clear tape across them."""
+    h, w = img.shape[:2]
+    xm = round(w * rng.uniform(0.45, 0.55))
+    ym = round(h * rng.uniform(0.45, 0.55))
+    seam = (150, 150, 150)
+    cv2.line(img, (xm, 0), (xm, h), seam, 1, cv2.LINE_AA)
+    cv2.line(img, (0, ym), (w, ym), seam, 1, cv2.LINE_AA)
+    tape = np.zeros((h, w), np.float32)
+    half = 0.18 * ch
+    for _ in range(6):
+        if rng.random() < 0.5:  # across the vertical seam
+            y = rng.uniform(0.05, 0.95) * h
+            box = ((xm, y), (2.2 * ch, 2 * half), rng.uniform(-8, 8))
+        else:
+            x = rng.uniform(0.05, 0.95) * w
+            box = ((x, ym), (2 * half, 2.2 * ch), rng.uniform(-8, 8))
+        pts = cv2.boxPoints(box)
+        cv2.fillPoly(tape, [np.round(pts * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    tint = np.array([200, 235, 245], np.float32)  # clear tape yellows a little
+    a = (0.18 * tape)[..., None]
+    img[:] = np.clip(img * (1 - a) + tint * a + 10 * tape[..., None], 0, 255).astype(np.uint8)
 
 
 # ---------------------------------------------------------------- cards art
