@@ -8,7 +8,7 @@ import pytest
 from test_referee_support import build, three_player, two_player
 
 from companion.cells import parse_cell
-from companion.referee import CODE_TEXTS, RULE_TEXTS, Game, Move
+from companion.referee import CODE_TEXTS, RULE_TEXTS, Game, Move, SetupError
 
 
 def cells(*names: str) -> tuple:
@@ -429,3 +429,43 @@ def test_every_ruling_cites_a_rule_with_a_text_and_every_code_is_explained():
         assert ruling.rule in RULE_TEXTS, ruling
         assert ruling.code in CODE_TEXTS, ruling
         assert ruling.message.endswith(".")
+
+
+# ---------------------------------------------------------------- odds and ends
+def test_forgotten_draw_is_tracked_without_a_card_model_too():
+    game = two_player()
+    game.push(Move.play("Ann", "2S", "B1", drew=False))
+    assert game.pending_draws == {"Ann"}
+    game.push(Move.play("Bo", "3S", "C1"))
+    assert game.push(Move.late_draw("Ann")).code == "draw_lost"
+    assert game.push(Move.late_draw("Bo")).code == "nothing_to_draw"
+
+
+def test_legal_camera_moves_without_a_card_model():
+    game = build(two_player(), True, blue=["B3", "C3", "D3", "E3", "F3"], green=["B7", "C7"])
+    assert game.color_to_move == "blue"  # green filled the round with fillers B10, D10, F10
+    moves = game.legal_moves()
+    places = [m for m in moves if m.kind == "place"]
+    removes = sorted(str(m) for m in moves if m.kind == "remove")
+    assert len(places) == 96 - 10
+    assert removes == [f"blue remove {c}" for c in ["B10", "B7", "C7", "D10", "F10"]]
+    assert all(game.judge(m).legal for m in moves)
+    game.push(Move.board_place("blue", "J5"))
+    locked = {f"green remove {c}" for c in ["B3", "C3", "D3", "E3", "F3"]}
+    assert not locked & {str(m) for m in game.legal_moves()}  # locked chips are never targets
+
+
+def test_move_text_forms():
+    assert str(Move.play("Ann", "7S", "B9")) == "Ann 7S place B9"
+    assert repr(Move.board_remove("green", "E5")) == "<Move green remove E5>"
+    assert str(Move.dead_card("Ann", "4C")) == "Ann dead 4C"
+
+
+def test_layout_from_a_file_path_and_a_missing_file(tmp_path):
+    from companion.referee.layout import _packaged
+
+    game = Game(options={"layout": str(_packaged("classic_layout.json"))})
+    assert game.card_cells("2S") == [parse_cell("B1"), parse_cell("G9")]
+    with pytest.raises(SetupError) as info:
+        Game(options={"layout": str(tmp_path / "nope.json")})
+    assert info.value.code == "layout" and "not found" in info.value.message
