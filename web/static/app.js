@@ -221,7 +221,9 @@ function renderStatus(state) {
   const bar = $("status-bar");
   bar.dataset.status = status;
   const words = app.catalog.ui["status." + status] || status;
-  $("status-text").textContent = words;
+  // The session's own sentence is English: shown to English viewers only.
+  const detail = app.catalog.lang === "en" && state.status_message && !state.winner ? " · " + state.status_message : "";
+  $("status-text").textContent = words + detail;
 }
 
 function playersOf(state, color) {
@@ -236,6 +238,9 @@ function renderTurn(state) {
   $("to-move-swatch").dataset.team = mover.team || "";
   $("to-move-swatch").title = colorName(mover.team);
   $("turn-card").dataset.team = mover.team || "";
+  const declared = state.declared_card;
+  $("declared-card").hidden = !declared;
+  if (declared) $("declared-card").textContent = t("turn.declared", { card: cardLabel(declared.card) });
   const scores = $("scores");
   scores.replaceChildren();
   const teams = Object.keys(state.sequences || {});
@@ -270,6 +275,7 @@ function renderBoard(state) {
   const rows = state.board || [];
   const inSequence = sequenceCellSet(state);
   const last = lastMoveCell(state);
+  const mismatch = new Set(state.mismatch || []);
   if (board.children.length !== 100) buildBoard(board);
   for (let r = 0; r < 10; r++) {
     for (let c = 0; c < 10; c++) {
@@ -280,6 +286,7 @@ function renderBoard(state) {
       node.dataset.chip = color || (symbol === "*" ? "corner" : symbol === "?" ? "unknown" : "");
       node.classList.toggle("in-sequence", inSequence.has(name));
       node.classList.toggle("last-move", name === last);
+      node.classList.toggle("mismatch", mismatch.has(name));
       const chipWord = color ? colorName(color) : symbol === "*" ? t("chip.corner") : t("chip.empty");
       node.setAttribute("aria-label", name + ": " + chipWord + (inSequence.has(name) ? ", " + t("board.in_sequence") : ""));
     }
@@ -496,8 +503,15 @@ function showView() {
   if (app.view === "setup") prefillSetup();
 }
 
+/* Camera pictures say so when there is none yet (no frame, board not found, stream full). */
 function setImage(img, src) {
   if (!img) return;
+  const missing = img.parentElement.querySelector(".camera-missing");
+  if (missing && !img.dataset.watched) {
+    img.dataset.watched = "1";
+    img.addEventListener("error", () => { img.hidden = true; missing.hidden = false; });
+    img.addEventListener("load", () => { img.hidden = false; missing.hidden = true; });
+  }
   if (!src) { img.removeAttribute("src"); return; }
   img.src = src;
 }
