@@ -306,3 +306,12 @@ def test_truth_gives_each_off_centre_chip_its_image_position():
         assert {"B": b, "G": g, "R": red}[sym] == max(b, g, red)
         cell = np.linalg.norm(centres[r, c] - centres[r, c + 1 if c < 9 else c - 1])
         assert np.linalg.norm(np.array([x, y]) - centres[r, c]) < 0.5 * cell
+
+
+def test_cells_outside_the_frame_are_hidden():
+    img, t = render_frame(clean(art="text", board_offset=(1.8, 0.0), board_fraction=0.9))
+    w, _ = SMALL
+    assert t.corners[:, 0].max() > w  # the board runs off the right edge
+    outside = t.cell_centers()[..., 0] > w
+    assert outside.any() and t.occluded[outside].all()
+    assert not t.occluded[t.cell_centers()[..., 0] < w - 20].any()

@@ -4,7 +4,8 @@ The board lies in a plane; the camera looks at its centre from ``camera_distance
 diagonals away, tilted by ``tilt_deg`` towards ``tilt_azimuth_deg`` (in the board plane), then
 rolled by ``orientation + rotation_jitter`` degrees clockwise on screen, and finally scaled and
 shifted so that the board's bounding box spans ``board_fraction`` of the frame along its
-tighter axis, placed by ``board_offset`` (-1..1 of the free space on each axis).
+tighter axis, placed by ``board_offset`` (-1..1 of the free space on each axis; beyond that the
+board is pushed partly out of the frame).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def board_homography(
     fw, fh = frame_size
     scale = board_fraction / max(bw / fw, bh / fh)
     free = np.array([fw - bw * scale, fh - bh * scale])
-    offset = np.clip(np.asarray(board_offset, dtype=np.float64), -1, 1)
+    offset = np.clip(np.asarray(board_offset, dtype=np.float64), -2, 2)
     pos = free * (0.5 + 0.5 * offset) - lo * scale
     fit = np.array([[scale, 0, pos[0]], [0, scale, pos[1]], [0, 0, 1]])
     h = fit @ h

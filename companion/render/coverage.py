@@ -1,7 +1,8 @@
 """Which cells are hidden, and how much: sampled on a 5x5 grid inside each cell.
 
 A cell is *hidden* where a hand or arm, a held chip, a loose card lying on the board, or a
-glare spot adding more than ``GLARE_HIDES`` grey levels covers it; ``Truth.occluded`` marks the
+glare spot adding more than ``GLARE_HIDES`` grey levels covers it, or where it lies outside the
+frame (a board pushed partly out of view with ``board_offset`` beyond +-1); ``Truth.occluded`` marks the
 cells with at least ``OCCLUDED_FRACTION`` of their area hidden.
 """
 
@@ -28,7 +29,7 @@ def covered_fraction(coverage: np.ndarray, grid_to_image: np.ndarray) -> np.ndar
     img_pts = np.round(project(grid_to_image, pts)).astype(int)
     h, w = coverage.shape
     inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
-    hit = np.zeros(len(pts), bool)
+    hit = ~inside  # what the frame does not show is hidden too
     ip = img_pts[inside]
     hit[inside] = coverage[ip[:, 1], ip[:, 0]] > 127
     return hit.reshape(SIZE, SIZE, n * n).mean(axis=2)

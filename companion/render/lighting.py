@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import threading
 
 import cv2
 import numpy as np
@@ -119,15 +120,17 @@ def noise_bank(shape: tuple[int, int], sigma: float, seed: int) -> np.ndarray:
 
 
 _BANKS: dict[tuple, np.ndarray] = {}
+_BANKS_LOCK = threading.Lock()
 
 
 def add_noise(img: np.ndarray, sigma: float, seed: int) -> np.ndarray:
     h, w = img.shape[:2]
     key = (h, w, round(sigma, 3))
-    bank = _BANKS.get(key)
-    if bank is None:
-        _BANKS.clear()  # one camera at a time
-        bank = _BANKS[key] = noise_bank((h, w), sigma, 12345)
+    with _BANKS_LOCK:
+        bank = _BANKS.get(key)
+        if bank is None:
+            _BANKS.clear()  # one camera at a time
+            bank = _BANKS[key] = noise_bank((h, w), sigma, 12345)
     rng = np.random.default_rng(seed)
     dy, dx = rng.integers(0, NOISE_MARGIN, 2)
     window = bank[dy : dy + h, dx : dx + w]

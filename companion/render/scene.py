@@ -5,6 +5,7 @@ scene, so a video of one camera costs one warp and a few blends per frame."""
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -57,17 +58,22 @@ _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
 CACHE_SIZE = 4
 
 
+_CACHE_LOCK = threading.Lock()
+
+
 def get_scene(spec: RenderSpec) -> Scene:
+    """The cached scene of a spec's camera (built on first use; safe across threads)."""
     key = spec.scene_key()
-    scene = _CACHE.get(key)
-    if scene is None:
-        scene = build_scene(spec)
-        _CACHE[key] = scene
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return scene
+    with _CACHE_LOCK:
+        scene = _CACHE.get(key)
+        if scene is None:
+            scene = build_scene(spec)
+            _CACHE[key] = scene
+            while len(_CACHE) > CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        else:
+            _CACHE.move_to_end(key)
+        return scene
 
 
 def _roll(spec: RenderSpec) -> float:

@@ -92,7 +92,7 @@ class RenderSpec:
     tilt_azimuth_deg: float = 0.0
     camera_distance: float = 2.0  # in board diagonals; smaller = stronger perspective
     board_fraction: float = 0.7
-    board_offset: tuple[float, float] = (0.0, 0.0)  # -1..1 within the free space
+    board_offset: tuple[float, float] = (0.0, 0.0)  # -1..1 within the free space; beyond: cut off
     # table
     table: str = "wood"
     clutter: int = 0
@@ -184,6 +184,10 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
+    _check(
+        len(spec.board_offset) == 2 and all(abs(v) <= 2 for v in spec.board_offset),
+        "board_offset must be (x, y) within -2..2",
+    )
     _check(
         isinstance(spec.seed, int)
         and isinstance(spec.camera_seed, int)
