@@ -304,10 +304,14 @@ def game_frames(
     timing = timing or Timing.for_fps(fps)
     timeline = timeline if timeline is not None else Timeline(fps=fps)
     run_start = None
+    static = None  # cells hidden by the scene itself (a card lying on the board), not by hands
     for n, (cells, hands) in enumerate(script_frames(spec, script, timing, fps, timeline)):
         image, truth = render_frame(spec.with_frame(cells=cells, hands=hands, seed=n + 1))
         timeline.frames = n + 1
-        covered = truth.occluded is not None and bool(truth.occluded.any())
+        occluded = truth.occluded if truth.occluded is not None else np.zeros((SIZE, SIZE), bool)
+        if not hands and static is None:
+            static = occluded.copy()
+        covered = bool(hands) and bool((occluded & ~static).any()) if static is not None else False
         if covered and run_start is None:
             run_start = n
         elif not covered and run_start is not None:
