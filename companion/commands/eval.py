@@ -3,7 +3,8 @@
 Reads every image in DIR that has a truth sidecar ``NAME.json`` (written by
 ``companion render``), analyses it from scratch and prints per-cell error, abstention rate,
 full-board exact rate, orientation accuracy, boards found, false boards on board-free frames,
-confident-wrong rate on cells under hands and milliseconds per frame, overall and per board art.
+confident-wrong rate on cells under hands and milliseconds per frame, overall, per board art
+and per board size (the playing grid's share of the frame: under 10 %, 10-30 %, 30 % and more).
 
 Exit codes: 0 measured; 1 no frame with a truth sidecar in DIR, or a sidecar is malformed;
 2 bad arguments (DIR missing, unusable calibration file).
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.render.truth import TruthError, image_files
     from companion.render.truth import load as load_truth
     from companion.vision import analyze_image
-    from companion.vision.evaluate import format_summary, score_frame, summarize
+    from companion.vision.evaluate import area_bucket, format_summary, score_frame, summarize
     from companion.vision.imageio import ImageReadError, read_image
 
     folder = Path(args.dir)
@@ -78,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     result = {"dir": str(folder), "overall": summarize(scores)}
     for art in sorted({s.art for s in scores if s.art}):
         result[f"art:{art}"] = summarize([s for s in scores if s.art in (art, None)])
+    for bucket in sorted({area_bucket(s.area) for s in scores} - {None}):
+        result[bucket] = summarize([s for s in scores if area_bucket(s.area) == bucket])
     bad = [s for s in scores if _is_failure(s)]
     if args.json:
         if args.failures:
@@ -89,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         if key.startswith("art:"):
             print()
             print(format_summary(summary, f"board art {key[4:]} (and board-free frames)"))
+        elif key.startswith("grid "):
+            print()
+            print(format_summary(summary, f"frames where the {key} (board frames only)"))
     if args.failures:
         print("\nframes with mistakes:")
         for s in bad:

@@ -21,7 +21,7 @@ CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
 CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a chip is read
 EMPTY_MAX = 0.04  # ... below which the cell is empty
-RING_MAX = 0.45  # a chip may touch the ring (off-centre), a hand covers it
+RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a chip (a solid disc) at least
 WHITE_MIN = 0.6
@@ -127,7 +127,7 @@ def _per_cell(mask: np.ndarray, inner: bool, shape: CellShape) -> np.ndarray:
 
 
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
-PALETTE = 4
+PALETTE = 6
 
 
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -146,8 +146,9 @@ def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> n
 def ring_palette(ring: np.ndarray) -> np.ndarray:
     """The few colours of a typical cell border: k-means of the median ring over all cells."""
     template = np.median(ring, axis=0)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
-    _, _, palette = cv2.kmeans(template, PALETTE, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)  # the same palette for the same picture
+    _, _, palette = cv2.kmeans(template, PALETTE, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     return palette
 
 
@@ -171,7 +172,10 @@ def ring_anomaly(
     foreign = d > RING_DIFF
     if chip_ring is not None:
         foreign &= ~chip_ring
-    return foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
+    share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
+    # a palette that misses one of the board's own colours raises every cell alike: only what
+    # stands out from the typical cell counts
+    return np.clip(share - float(np.median(share)), 0, 1)
 
 
 @dataclass(slots=True)
@@ -280,6 +284,18 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     symbols[is_ink] = "."
     conf[is_ink] = 0.6
 
+    # hands are big: next to a covered cell, weaker signs of something foreign are enough
+    if occluded.ndim == 2:
+        near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        occluded = occluded | (
+            near
+            & (
+                (feats.ring > RING_MAX / 3)
+                | (feats.white < 0.8)
+                | (feats.skin > 0.2)
+                | (feats.dark_blob > DARK_BLOB_MAX / 3)
+            )
+        )
     unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.vision.geometry import corner_error
+from companion.vision.geometry import corner_error, quad_area
 from companion.vision.reading import UNKNOWN, BoardReading
 
 CORNER_MASK = np.zeros((10, 10), bool)
@@ -39,6 +39,7 @@ class FrameScore:
     corner_px: float | None = None
     ms: float = 0.0
     art: str | None = None
+    area: float | None = None  # playing grid's share of the frame (truth)
     wrong_cells: list[str] = field(default_factory=list)
 
 
@@ -46,6 +47,8 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     """Compare one reading with one ``companion.render.Truth``."""
     s = FrameScore(name=name, has_board=bool(truth.board_found), found=reading.board_found, ms=ms)
     s.art = truth.art
+    if truth.board_found and truth.corners is not None and truth.size and truth.size[0] > 0:
+        s.area = quad_area(truth.corners) / float(truth.size[0] * truth.size[1])
     if not truth.board_found or not reading.board_found:
         return s
     s.orientation_ok = reading.orientation == truth.orientation
@@ -138,3 +141,16 @@ def format_summary(summary: dict, title: str = "") -> str:
         f"median {summary['ms_per_frame_median']:.1f}, p95 {summary['ms_per_frame_p95']:.1f}",
     ]
     return "\n".join(lines)
+
+
+AREA_BUCKETS = ((0.0, 0.1), (0.1, 0.3), (0.3, 1.01))
+
+
+def area_bucket(area: float | None) -> str | None:
+    """``"grid 10-30% of frame"`` style label of a frame's board size, None without a board."""
+    if area is None:
+        return None
+    for lo, hi in AREA_BUCKETS:
+        if lo <= area < hi:
+            return f"grid {int(lo * 100)}-{min(100, int(hi * 100))}% of frame"
+    return None

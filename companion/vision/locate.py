@@ -31,6 +31,7 @@ PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut
 MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
 GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
 MAX_CANDIDATES = 8
+LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
 MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
@@ -146,7 +147,7 @@ def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
             continue
         pts = cen[keep]
         size = np.sqrt(np.median(area[keep]))
-        cluster = _largest_cluster(pts, 1.9 * size)
+        cluster = _largest_cluster(pts, LINK * size)
         if len(cluster) < 30:
             continue
         hull = cv2.convexHull(pts[cluster].astype(np.float32))
