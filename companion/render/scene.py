@@ -52,6 +52,7 @@ class Scene:
     chip_lifts: np.ndarray | None = None  # 10x10x2 int texture pixels (chip side wall)
     overlay: Overlay | None = None  # loose cards lying on the board
     glare_cover: np.ndarray | None = None  # 10x10 share of each cell washed out by glare
+    outside: np.ndarray | None = None  # 10x10 share of each cell outside the frame
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -212,6 +213,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         chip_lifts=_chip_lifts(spec, art),
         overlay=overlay,
         glare_cover=glare_cover(glare, grid_to_image),
+        outside=covered_fraction(np.zeros((h, w), np.uint8), grid_to_image),
     )
 
 
@@ -364,7 +366,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     if scene.overlay is not None:
         mask = scene.overlay.mask
         coverage = mask if coverage is None else cv2.max(coverage, mask)
-    covered = np.zeros((SIZE, SIZE))
+    covered = scene.outside.copy()
     if coverage is not None:
         covered = covered_fraction(coverage, scene.grid_to_image)
     if scene.glare_cover is not None:
