@@ -368,7 +368,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         coverage = mask if coverage is None else cv2.max(coverage, mask)
     covered = scene.outside.copy()
     if coverage is not None:
-        covered = covered_fraction(coverage, scene.grid_to_image)
+        covered = np.maximum(covered, covered_fraction(coverage, scene.grid_to_image))
     if scene.glare_cover is not None:
         covered = np.maximum(covered, scene.glare_cover)
     truth = Truth(
