@@ -96,3 +96,16 @@ def test_real_process_exit_codes_and_no_traceback(tmp_path):
         assert proc.returncode == expected
         assert "Traceback" not in proc.stderr
         json.loads(proc.stdout)
+
+
+def test_text_output_for_people(capsys, tmp_path):
+    assert main(["check", str(EXAMPLE), "--text"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "move 1: legal [ok] Ann plays 7♠ on B9."
+    assert out[2].startswith("move 3: ILLEGAL [not_dead] 4♣ is not dead")
+    assert out[5].split() == list("ABCDEFGHIJ")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    assert main(["check", str(bad), "--text"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error [bad_record]: ")

@@ -1,6 +1,6 @@
 """``companion check RECORD.json``: rule on every move of a game record.
 
-Prints one JSON object. Exit codes: 0 the record was read and every move ruled on (illegal moves
+Prints one JSON object (``--text``: one line per ruling and the final board). Exit codes: 0 the record was read and every move ruled on (illegal moves
 are rulings, not errors); 2 the record is unreadable or its setup is not allowed, printed as
 ``{"error": {"code": ..., "message": ...}}``.
 """
@@ -32,6 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--board", action="store_true", help="also print the final board as a 'board' field"
     )
     parser.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="print the rulings and the final board for people instead of JSON",
+    )
     parser.set_defaults(func=run)
 
 
@@ -69,11 +74,25 @@ def _read(path: str) -> Any:
     return load_record(path)
 
 
+def as_text(game: Game, rulings: list) -> str:
+    """Rulings one per line, then the final board (``str(game)``)."""
+    lines = [str(ruling) for ruling in rulings]
+    return "\n".join([*lines, "", str(game)])
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        result = check_record(_read(args.record), board=args.board)
+        data = _read(args.record)
+        if args.text:
+            game, rulings = Game.from_record(data)
+            print(as_text(game, rulings))
+            return EXIT_OK
+        result = check_record(data, board=args.board)
     except RecordError as exc:
-        print(json.dumps({"error": exc.to_json()}, ensure_ascii=False, indent=args.indent))
+        if args.text:
+            print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        else:
+            print(json.dumps({"error": exc.to_json()}, ensure_ascii=False, indent=args.indent))
         return EXIT_BAD_RECORD
     print(json.dumps(result, ensure_ascii=False, indent=args.indent))
     return EXIT_OK
