@@ -241,6 +241,12 @@ def test_page_is_served_with_all_languages_and_a_strict_csp(client):
     assert page.headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_the_remembered_language_wins_over_the_browser_setting(client):
+    client.set_cookie("lang", "sv")
+    page = client.get("/", headers={"Accept-Language": "de"})
+    assert '<html lang="sv"' in page.get_data(as_text=True)
+
+
 def test_no_asset_comes_from_another_site():
     """The table may have no internet: every script, style and image is shipped."""
     for path in [*WEB_DIR.glob("templates/*.html"), *WEB_DIR.glob("static/*")]:

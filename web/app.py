@@ -88,7 +88,8 @@ def create_app(
 
     @app.get("/")
     def page():
-        lang = i18n.negotiate(request.args.get("lang"), request.headers.get("Accept-Language"))
+        chosen = request.args.get("lang") or request.cookies.get("lang")
+        lang = i18n.negotiate(chosen, request.headers.get("Accept-Language"))
         return render_template("index.html", lang=lang, languages=i18n.languages())
 
     @app.after_request
