@@ -38,10 +38,20 @@ def kelvin_gains(kelvin: float, white_balance: float = 0.65) -> np.ndarray:
 
 
 def gain_map(
-    size, *, kelvin, brightness, gradient, gradient_angle_deg, vignette, shading=None
+    size,
+    *,
+    kelvin,
+    brightness,
+    gradient,
+    gradient_angle_deg,
+    vignette,
+    shading=None,
+    kelvin_far: float = 0.0,
 ) -> np.ndarray:
     """HxWx3 uint8 multiplicative light map (128 = unchanged); ``shading`` is an optional HxW
-    float32 factor (board wrinkles, a person's shadow)."""
+    float32 factor (board wrinkles, a person's shadow). With ``kelvin_far`` the light's colour
+    changes along the gradient direction, from ``kelvin`` to ``kelvin_far`` (a window on one side,
+    a lamp on the other)."""
     w, h = size
     sw, sh = max(8, w // 8), max(8, h // 8)
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
@@ -51,6 +61,12 @@ def gain_map(
     r2 = (xn**2 + yn**2) / 0.5
     vig = 1 - vignette * r2
     light = (brightness * ramp * vig)[..., None] * kelvin_gains(kelvin)[None, None, :]
+    if kelvin_far > 0:
+        t = np.clip(0.5 + (xn * math.cos(a) + yn * math.sin(a)) * 1.2, 0, 1)[..., None]
+        light = (
+            light * (1 - t)
+            + (brightness * ramp * vig)[..., None] * t * kelvin_gains(kelvin_far)[None, None, :]
+        )
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     if shading is not None:
         light *= shading[..., None]

@@ -121,6 +121,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         light_angle_deg=float(s.uniform(0, 360)),
         brightness=float(s.uniform(0.65, 1.15)),
         color_temp=kelvin,
+        color_temp_far=float(s.choice([2700, 3200, 6500, 7500])) if s.random() < 0.2 else 0.0,
         gradient=float(s.uniform(0, 0.6)),
         gradient_angle_deg=float(s.uniform(0, 360)),
         vignette=float(s.uniform(0, 0.5)),

@@ -317,6 +317,7 @@ def _gains(spec: RenderSpec, shading: np.ndarray | None = None) -> np.ndarray:
         gradient_angle_deg=spec.gradient_angle_deg,
         vignette=spec.vignette,
         shading=shading,
+        kelvin_far=spec.color_temp_far,
     )
 
 

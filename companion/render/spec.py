@@ -102,6 +102,7 @@ class RenderSpec:
     light_angle_deg: float = 45.0  # direction the light comes from, in the image
     brightness: float = 1.0
     color_temp: float = 5500.0  # Kelvin; warm < 5000 < cool
+    color_temp_far: float = 0.0  # > 0: mixed light, the colour shifts to this along the gradient
     gradient: float = 0.0  # 0..1 brightness ramp across the frame
     gradient_angle_deg: float = 0.0
     vignette: float = 0.0  # 0..1
@@ -184,6 +185,11 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
+    _check(1500 <= spec.color_temp <= 12000, "color_temp must be within 1500..12000 K")
+    _check(
+        spec.color_temp_far == 0 or 1500 <= spec.color_temp_far <= 12000,
+        "color_temp_far must be 0 (one light) or within 1500..12000 K",
+    )
     _check(
         len(spec.board_offset) == 2 and all(abs(v) <= 2 for v in spec.board_offset),
         "board_offset must be (x, y) within -2..2",
