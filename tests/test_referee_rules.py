@@ -469,3 +469,8 @@ def test_layout_from_a_file_path_and_a_missing_file(tmp_path):
     with pytest.raises(SetupError) as info:
         Game(options={"layout": str(tmp_path / "nope.json")})
     assert info.value.code == "layout" and "not found" in info.value.message
+
+
+def test_push_needs_a_move_object():
+    with pytest.raises(TypeError, match="Move.from_json"):
+        Game.default().push({"color": "blue", "place": "B1"})

@@ -316,11 +316,11 @@ class Game(MoveJudge):
     # ----------------------------------------------------------------- judging
     def judge(self, move: Move) -> Ruling:
         """Rule on ``move`` without changing the game."""
-        return self._plan(move).ruling
+        return self._plan(_checked(move)).ruling
 
     def push(self, move: Move) -> Ruling:
         """Rule on ``move`` and apply it iff legal. The ruling is kept in ``rulings``."""
-        plan = self._plan(move)
+        plan = self._plan(_checked(move))
         undo = _Undo(
             journal_len=len(self._journal),
             rulings_len=len(self._rulings),
@@ -503,6 +503,15 @@ class Game(MoveJudge):
     def __repr__(self) -> str:
         names = ", ".join(f"{p.name}:{p.color}" for p in self.players)
         return f"<Game {self.variant} [{names}] moves={len(self._moves)} {self.status()}>"
+
+
+def _checked(move: Any) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(
+            f"the referee judges Move objects, not {type(move).__name__}; "
+            "use Move.from_json(...), Move.play(...) or Move.board_place(...)"
+        )
+    return move
 
 
 def _layout_for(rules: Rules) -> Layout:
