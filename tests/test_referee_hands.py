@@ -8,7 +8,7 @@ import pytest
 
 from companion.referee import Game, Move, SetupError, classic_layout
 from companion.referee.hands import CardPiles
-from companion.referee.randomplay import play_random_game
+from companion.referee.randomplay import play_random_game, random_move
 
 
 def stacked_deck(*top: str) -> list[str]:
@@ -221,3 +221,32 @@ def test_no_move_policy_pass_and_none():
 def test_without_hands_a_discard_is_taken_on_the_tables_word():
     ruling = Game.default().push(Move.discard("Blue", "7S"))
     assert ruling.legal and "cannot see the hand" in ruling.message
+
+
+def snapshot(game: Game) -> tuple:
+    piles = game.piles
+    return (
+        game.board_strings(),
+        game.sequences,
+        game.to_move,
+        game.winner,
+        {k: [c.text for c in v] for k, v in piles.hands.items()},
+        [c.text for c in piles.deck],
+        {k: [c.text for c in v] for k, v in piles.discards.items()},
+        len(game.rulings),
+    )
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_popping_a_whole_random_game_retraces_every_state(seed):
+    rng = random.Random(seed)
+    game = Game([("Ann", "blue"), ("Bo", "green"), ("Cy", "red")], seed=seed)
+    states = [snapshot(game)]
+    while not game.is_over:
+        assert game.push(random_move(game, rng)).legal
+        states.append(snapshot(game))
+    assert game.winner and len(states) > 20
+    while game.moves:
+        states.pop()
+        game.pop()
+        assert snapshot(game) == states[-1]
