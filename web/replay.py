@@ -21,21 +21,29 @@ class DemoMissing(FileNotFoundError):
     """The bundled demo game is not next to the package (e.g. a wheel without sample_images)."""
 
 
-def demo_game_dir() -> Path:
-    """``sample_images/demo_game`` of the source checkout the package runs from."""
+def demo_game_dirs() -> list[Path]:
+    """Where the demo game may be: next to the package (source checkout, editable install), or
+    in the current folder (``pip install .`` run from the checkout copies no sample_images)."""
     import companion
 
-    return Path(companion.__file__).resolve().parent.parent / "sample_images" / "demo_game"
+    package_root = Path(companion.__file__).resolve().parent.parent
+    candidates = [
+        package_root / "sample_images" / "demo_game",
+        Path.cwd() / "sample_images" / "demo_game",
+    ]
+    return list(dict.fromkeys(candidates))
 
 
 def demo_video() -> Path:
-    folder = demo_game_dir()
-    videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
-    if not videos:
-        raise DemoMissing(
-            f"the bundled demo game is missing ({folder}); pass --source VIDEO|FOLDER|URL|0"
-        )
-    return videos[0]
+    for folder in demo_game_dirs():
+        videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
+        if videos:
+            return videos[0]
+    searched = " or ".join(str(folder) for folder in demo_game_dirs())
+    raise DemoMissing(
+        f"the bundled demo game is missing (looked in {searched}); "
+        "run from the project folder or pass --source VIDEO|FOLDER|URL|0"
+    )
 
 
 class PacedSource:

@@ -509,7 +509,13 @@ function setImage(img, src) {
   const missing = img.parentElement.querySelector(".camera-missing");
   if (missing && !img.dataset.watched) {
     img.dataset.watched = "1";
-    img.addEventListener("error", () => { img.hidden = true; missing.hidden = false; });
+    img.addEventListener("error", () => {
+      img.hidden = true;
+      missing.hidden = false;
+      // the stream may come back (camera reconnected, a viewer slot freed): try again shortly
+      const wanted = img.getAttribute("src");
+      if (wanted) setTimeout(() => { if (img.getAttribute("src") === wanted) img.src = wanted.split("?")[0] + "?r=" + Date.now(); }, 5000);
+    });
     img.addEventListener("load", () => { img.hidden = false; missing.hidden = true; });
   }
   if (!src) { img.removeAttribute("src"); return; }
