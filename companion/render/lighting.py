@@ -155,10 +155,36 @@ def add_noise(img: np.ndarray, sigma: float, seed: int) -> np.ndarray:
     return cv2.add(img, np.ascontiguousarray(window), dtype=cv2.CV_8U)  # saturating
 
 
+def defocus_map(size, corners: np.ndarray, scales: np.ndarray, falloff: float) -> np.ndarray:
+    """HxW float32 0..1: how far out of focus each pixel is. The camera focuses on the board's
+    middle; the side that looks smaller (farther away) and the nearer side blur."""
+    w, h = size
+    near, far = corners[int(np.argmax(scales))], corners[int(np.argmin(scales))]
+    axis = far - near
+    length = float(np.linalg.norm(axis)) or 1.0
+    axis = axis / length
+    centre = corners.mean(axis=0)
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    d = ((xx + 0.5) * w / sw - centre[0]) * axis[0] + ((yy + 0.5) * h / sh - centre[1]) * axis[1]
+    contrast = float(np.clip(scales.max() / max(scales.min(), 1e-6) - 1, 0, 1))
+    weight = np.clip(np.abs(d) / (0.5 * length) - 0.25, 0, 1) * falloff * contrast
+    return cv2.resize(weight.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def apply_camera(
-    img: np.ndarray, *, blur: float, noise: float, jpeg: int | None, seed: int
+    img: np.ndarray,
+    *,
+    blur: float,
+    noise: float,
+    jpeg: int | None,
+    seed: int,
+    defocus: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Per-frame camera effects: optics blur, sensor noise, JPEG round trip."""
+    """Per-frame camera effects: depth of field, optics blur, sensor noise, JPEG round trip."""
+    if defocus is not None:
+        soft = cv2.GaussianBlur(img, (0, 0), 1.2 + 0.002 * max(img.shape[:2]))
+        img = cv2.blendLinear(soft, img, defocus, 1 - defocus)
     if blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if noise > 0:

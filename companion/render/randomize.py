@@ -131,6 +131,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         wrinkles=float(s.uniform(0, 1)),
         noise=float(s.uniform(0.5, 6)),
         blur=float(s.uniform(0, 1.2)) if s.random() < 0.6 else 0.0,
+        focus_falloff=float(s.uniform(0.4, 1.0)) if s.random() < 0.25 else 0.0,
         jpeg=quality,
         camera_seed=camera_seed,
     )

@@ -53,6 +53,7 @@ class Scene:
     overlay: Overlay | None = None  # loose cards lying on the board
     glare_cover: np.ndarray | None = None  # 10x10 share of each cell washed out by glare
     outside: np.ndarray | None = None  # 10x10 share of each cell outside the frame
+    defocus: np.ndarray | None = None  # HxW 0..1 depth-of-field blur weight
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -214,7 +215,23 @@ def build_scene(spec: RenderSpec) -> Scene:
         overlay=overlay,
         glare_cover=glare_cover(glare, grid_to_image),
         outside=covered_fraction(np.zeros((h, w), np.uint8), grid_to_image),
+        defocus=_defocus(spec, grid_to_image, corners),
     )
+
+
+def _defocus(spec: RenderSpec, grid_to_image, corners) -> np.ndarray | None:
+    if spec.focus_falloff <= 0:
+        return None
+    # local scale at each grid corner: image length of one cell edge there
+    steps = [(1, 0), (-1, 0), (-1, 0), (1, 0)]
+    grid = [(0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE)]
+    scales = np.array(
+        [
+            np.linalg.norm(project(grid_to_image, [(gx + dx, gy)])[0] - corner)
+            for (gx, gy), (dx, _), corner in zip(grid, steps, corners, strict=True)
+        ]
+    )
+    return lighting.defocus_map(spec.size, corners, scales, spec.focus_falloff)
 
 
 def _chip_points(scene: Scene, cells) -> dict[str, tuple[float, float]]:
@@ -360,7 +377,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         coverage = draw_hands(frame, spec.hands, grid_to_image, spec.light_angle_deg)
     frame = lighting.apply_light(frame, scene.gains, scene.glare, spec.exposure)
     frame = lighting.apply_camera(
-        frame, blur=spec.blur, noise=spec.noise, jpeg=None, seed=spec.seed
+        frame, blur=spec.blur, noise=spec.noise, jpeg=None, seed=spec.seed, defocus=scene.defocus
     )
     if not spec.board:
         return frame, Truth(False, size=spec.size, spec=spec.to_json())

@@ -112,6 +112,7 @@ class RenderSpec:
     wrinkles: float = 0.0  # 0..1 unevenness of the board surface (vinyl mat, paper)
     noise: float = 0.0  # sigma in grey levels
     blur: float = 0.0  # Gaussian sigma in pixels
+    focus_falloff: float = 0.0  # 0..1 depth of field: near and far board edges blur (with tilt)
     jpeg: int | None = None  # JPEG quality of the round trip, None for none
     camera_seed: int = 0  # static scene details: table grain, clutter, chip jitter, glare
 
@@ -185,6 +186,7 @@ def validate(spec: RenderSpec) -> None:
     _check(spec.noise >= 0 and spec.blur >= 0, "noise and blur must not be negative")
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
+    _check(0 <= spec.focus_falloff <= 1, "focus_falloff must be within 0..1")
     _check(1500 <= spec.color_temp <= 12000, "color_temp must be within 1500..12000 K")
     _check(
         spec.color_temp_far == 0 or 1500 <= spec.color_temp_far <= 12000,
