@@ -136,3 +136,33 @@ def test_unwritable_record_folder_exits_2(tmp_path, capsys):
     code = main(["replay", str(DEMO / "game.mp4"), "--record", str(tmp_path / "no" / "r.json")])
     assert code == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_bench_harness_scores_a_small_rendered_game(tmp_path):
+    """The benchmark's own bookkeeping, on a 3-move game with perfect reads (no vision)."""
+    import numpy as np
+
+    from companion.tracking import bench
+
+    script = [
+        Step(PLACE, "blue", "C3"),
+        Step(HOVER, "green", "D4"),
+        Step(PLACE, "green", "D4"),
+        Step(REMOVE, "blue", "D4"),
+    ]
+    spec = dataclasses.replace(demo_spec((240, 180)), camera_seed=9)
+    video, meta = bench._rendered(tmp_path, "tiny", lambda: (spec, script, 15.0))
+    assert video.exists() and len(meta["perfect_reads"]) == meta["timeline"]["frames"]
+    result = bench.replay_against_truth(video, meta, perfect=True)
+    assert result["exact_record"] and result["moves_recognised"] == 3
+    assert result["false_rulings"] == 0 and result["moves_under_hand"] == 0
+    assert len(result["ruling_latency_s"]) == 3
+    assert all(0.4 <= t <= 1.0 for t in result["ruling_latency_s"])
+    assert np.median(result["watching_latency_s"]) <= 0.1
+    again_video, again_meta = bench._rendered(tmp_path, "tiny", lambda: 1 / 0)  # cached
+    assert again_meta == meta
+
+
+def test_bench_refuses_bad_arguments(capsys):
+    assert main(["bench", "replay", "--games", "-1", "--skip-throughput"]) == 2
+    assert "--games" in capsys.readouterr().err
