@@ -64,7 +64,8 @@ def fit_axis(
     ``pitch_range``/``start_range`` narrow the search (refinement). Score: the weaker of the mean
     normalised profile on the even and on the odd boundaries, minus its mean on the cell centres
     (a grid of half the pitch would put every other line on a cell centre, whose printed content
-    is weaker and varies between cells). All (pitch, start) pairs are scored in one vector pass.
+    is weaker and varies between cells). (pitch, start) pairs are scored in vector passes, coarse
+    to fine.
     """
     n = len(profile)
     prof = profile.astype(np.float64)
@@ -75,23 +76,53 @@ def fit_axis(
     # the peak on the gap's middle
     half = max(2, int(round(0.06 * pitch_range[0])))
     pooled = np.convolve(prof, _triangle(half), mode="same")
-    pitches = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
-    if start_range is None:
-        starts = np.arange(0.0, n, 1.0)
-    else:
+    if start_range is not None:
+        pitches = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
         starts = np.arange(max(0.0, start_range[0]), start_range[1] + 1e-9, 0.5)
-    if len(pitches) == 0 or len(starts) == 0:
+        return _best_fit(prof, pooled, pitches, starts)
+    # coarse to fine: a 2 px / 1 px lattice of (start, pitch) first, then around the best few
+    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, max(1.0, pitch_step))
+    scores = _scores(prof, pooled, coarse_p, np.arange(0.0, n, 2.0))
+    if scores is None:
         return AxisFit(0.0, 1.0, -np.inf)
+    best = AxisFit(0.0, 1.0, -np.inf)
+    flat = np.argsort(scores.ravel())[::-1][:COARSE_KEEP]
+    for idx in flat:
+        i, j = np.unravel_index(int(idx), scores.shape)
+        p0, s0 = coarse_p[i], 2.0 * j
+        pitches = np.arange(
+            max(pitch_range[0], p0 - 1.0), min(pitch_range[1], p0 + 1.0) + 1e-9, pitch_step
+        )
+        fit = _best_fit(prof, pooled, pitches, np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5))
+        if fit.score > best.score:
+            best = fit
+    return best
+
+
+COARSE_KEEP = 6
+
+
+def _scores(prof, pooled, pitches, starts) -> np.ndarray | None:
+    """Score of every (pitch, start) pair: P x S, -inf where the grid leaves the profile."""
+    n = len(prof)
+    if len(pitches) == 0 or len(starts) == 0:
+        return None
     ks = np.arange(LINES, dtype=np.float64)
     pos = starts[None, :, None] + pitches[:, None, None] * ks[None, None, :]  # P x S x 11
     valid = pos[:, :, -1] <= n - 1
     if not valid.any():
-        return AxisFit(0.0, 1.0, -np.inf)
+        return None
     on = _lerp(pooled, pos)
     on = np.minimum(on[:, :, 0::2].mean(axis=2), on[:, :, 1::2].mean(axis=2))
     centres = pos[:, :, :-1] + pitches[:, None, None] / 2
     mid = _lerp(prof, centres).mean(axis=2)
-    score = np.where(valid, on - mid, -np.inf)
+    return np.where(valid, on - mid, -np.inf)
+
+
+def _best_fit(prof, pooled, pitches, starts) -> AxisFit:
+    score = _scores(prof, pooled, pitches, starts)
+    if score is None:
+        return AxisFit(0.0, 1.0, -np.inf)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return AxisFit(float(starts[j]), float(pitches[i]), float(score[i, j]))
 

@@ -26,7 +26,7 @@ from companion.vision.geometry import (
 from companion.vision.grid import LINES, AxisFit, fit_axis, gradient_profiles, settle_shift
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
-WARP_SIDE = 320  # candidate quads are straightened to this square (plus padding)
+WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding)
 PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut short still works
 MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
 GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
