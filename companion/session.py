@@ -369,6 +369,7 @@ class GameSession:
             seen = self.tracker.stable_board
             self.game.pop()
             self.store.add_correction(self.game_id, "undo", {"move_number": number})
+            self._rulings = _before_ruling(self._rulings, number)
             if was_over:
                 self.store.reopen_game(self.game_id)
             self._after_game_change(reset_tracker=False)
@@ -544,6 +545,14 @@ class GameSession:
         self._status, self._status_message = status, message
         if changed and emit:
             self._emit({"type": "status", "status": status, "message": message, "at": time.time()})
+
+
+def _before_ruling(rulings: list[dict], move_number: int) -> list[dict]:
+    """The rulings given before the legal ruling of ``move_number`` (what an undo keeps)."""
+    for i, ruling in enumerate(rulings):
+        if ruling.get("move") == move_number and ruling.get("legal"):
+            return rulings[:i]
+    return rulings
 
 
 def _normalise_setup(setup: dict) -> dict:

@@ -178,6 +178,7 @@ def test_undo_waits_for_the_board_and_does_not_replay_the_move(table):
     table.session.undo()
     state = table.session.state()
     assert state["moves"] == [] and state["status"] == "waiting_for_board"
+    assert state["rulings"] == []  # the undone move's ruling is taken back too
     assert state["mismatch"] == ["C3"]
     table.still(board_with(C3="B"), 1.0)  # the chip is still there: no new move
     assert table.session.state()["moves"] == []

@@ -72,6 +72,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX rulings_by_game ON rulings (game_id, id);
     CREATE INDEX games_by_status ON games (status, updated_at);
     """,
+    # 3: an undo takes back a move and every ruling given from it on; they stay for the audit
+    # trail but are flagged, so a resumed game shows the same rulings as before the restart.
+    """
+    ALTER TABLE rulings ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -200,7 +200,8 @@ class Store:
             rulings = [
                 json.loads(text)
                 for (text,) in self._db.execute(
-                    "SELECT ruling FROM rulings WHERE game_id = ? ORDER BY id", (game_id,)
+                    "SELECT ruling FROM rulings WHERE game_id = ? AND undone = 0 ORDER BY id",
+                    (game_id,),
                 )
             ]
         actions.sort(key=lambda a: a.seq)
@@ -269,15 +270,9 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, kind, _dump(payload or {}), time.time()),
             )
-            if kind == "undo":
-                # the undone move's evidence and any ruling-trail stay; the move number is reused,
-                # so its old evidence must go.
-                number = (payload or {}).get("move_number")
-                if number is not None:
-                    db.execute(
-                        "DELETE FROM evidence WHERE game_id = ? AND move_number = ?",
-                        (game_id, int(number)),
-                    )
+            number = (payload or {}).get("move_number")
+            if kind == "undo" and number is not None:
+                db.undo_rulings(game_id, int(number))
         return seq
 
     # -- evidence ------------------------------------------------------------------------------
@@ -330,6 +325,22 @@ class _Tx:
             (time.time(), game_id),
         )
         return int(row[0])
+
+    def undo_rulings(self, game_id: int, move_number: int) -> None:
+        """Flag the undone move's ruling and every later one; drop its evidence (the move
+        number will be reused by the next move)."""
+        row = self._db.execute(
+            "SELECT MIN(id) FROM rulings WHERE game_id = ? AND move_number = ? AND legal = 1 "
+            "AND undone = 0",
+            (game_id, move_number),
+        ).fetchone()
+        if row and row[0] is not None:
+            self._db.execute(
+                "UPDATE rulings SET undone = 1 WHERE game_id = ? AND id >= ?", (game_id, row[0])
+            )
+        self._db.execute(
+            "DELETE FROM evidence WHERE game_id = ? AND move_number = ?", (game_id, move_number)
+        )
 
     def touch(self, game_id: int) -> None:
         self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
