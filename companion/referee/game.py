@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,10 +35,7 @@ from companion.referee.moves import (
 from companion.referee.options import OptionError, Rules, rules_for
 from companion.referee.players import COLOR_LETTERS, Player, SetupError, validate_players
 from companion.referee.rulings import Ruling
-from companion.referee.sequences import (
-    Line,
-    index,
-)
+from companion.referee.sequences import Line, index
 
 
 @dataclass
@@ -130,8 +128,6 @@ class Game(MoveJudge):
     def _deal(self, deck: list[str] | None, seed: int | None) -> CardPiles:
         full = self.layout.full_deck()
         if deck is None:
-            import random
-
             cards = list(full)
             random.Random(seed).shuffle(cards)
         else:
@@ -245,7 +241,7 @@ class Game(MoveJudge):
         dead = []
         for face, cells in self.layout.cells_by_face.items():
             if all(self._covered(c) for c in cells):
-                dead.append(self.layout.parse_card_text(face))
+                dead.append(self.layout.parse_card(face))
         return dead
 
     def removable_cells(self, color: str) -> list[Cell]:
