@@ -176,7 +176,7 @@ class GameSession:
                 self._set_status(CAMERA_LOST, exc.message)
                 return
             if frame is None:
-                if not capture._stop.is_set():
+                if not capture.stopped:
                     self._set_status(CAMERA_LOST, f"{capture.name} ended")
                 return
             self.process_frame(frame)

@@ -285,3 +285,30 @@ def test_new_game_validates_the_setup(table):
     assert isinstance(Game.default(), Game)
     with pytest.raises(SessionError):
         parse_players("Ann-blue")
+
+
+def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
+    import time
+
+    import cv2
+
+    from companion.capture import FolderSource
+
+    for i in range(12):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), STILL_IMAGE)
+    reader = ScriptedReader()
+    session = GameSession(store=Store(), source=FolderSource(tmp_path, fps=10), reader=reader)
+    events = session.subscribe()
+    session.start()
+    deadline = time.monotonic() + 10
+    while session.state()["status"] != "camera_lost" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    session.stop()
+    state = session.state()
+    assert state["status"] == "camera_lost" and "ended" in state["status_message"]
+    assert reader.reads >= 2
+    kinds = set()
+    while not events.empty():
+        kinds.add(events.get_nowait()["type"])
+    assert {"state", "frame", "status"} <= kinds
+    session.unsubscribe(events)

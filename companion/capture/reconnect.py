@@ -71,6 +71,10 @@ class Reconnecting:
     def name(self) -> str:
         return self.source.name
 
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
     def stop(self) -> None:
         """Make a blocked ``read()`` give up and return ``None``."""
         self._stop.set()
