@@ -315,3 +315,16 @@ def test_cells_outside_the_frame_are_hidden():
     outside = t.cell_centers()[..., 0] > w
     assert outside.any() and t.occluded[outside].all()
     assert not t.occluded[t.cell_centers()[..., 0] < w - 20].any()
+
+
+def test_the_table_edge_never_crosses_the_board():
+    import cv2
+
+    spec = clean(art="cards", board_fraction=0.5, board_offset=(0.6, -0.4), camera_seed=21)
+    plain, t = render_frame(spec)
+    edged, _ = render_frame(replace(spec, table_edge=True))
+    changed = np.abs(edged.astype(int) - plain.astype(int)).sum(axis=2) > 0
+    assert changed.mean() > 0.05  # the floor shows somewhere
+    inside = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(t.corners).astype(np.int32)], 1)
+    assert not changed[inside > 0].any()

@@ -116,6 +116,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         board_offset=(float(s.uniform(-1, 1)), float(s.uniform(-1, 1))),
         table=TABLES[int(s.integers(0, len(TABLES)))],
         clutter=int(s.integers(0, 7)),
+        table_edge=bool(s.random() < 0.15),
         board_cards=int(s.random() < 0.08),
         chip_jitter=float(s.uniform(0.04, 0.2)),
         light_angle_deg=float(s.uniform(0, 360)),

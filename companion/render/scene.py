@@ -21,7 +21,7 @@ from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare
 from companion.render.hands import draw_hands
 from companion.render.overlay import Overlay, loose_cards
 from companion.render.spec import RenderSpec
-from companion.render.table import add_clutter, background
+from companion.render.table import add_clutter, add_table_edge, background
 from companion.render.truth import Truth
 
 CELL_BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 200)
@@ -143,6 +143,8 @@ def build_scene(spec: RenderSpec) -> Scene:
     if not spec.board:
         cell_px = min(w, h) * spec.board_fraction / 12
         add_clutter(img, None, spec.clutter, cell_px, rng)
+        if spec.table_edge:
+            add_table_edge(img, None, np.random.default_rng([spec.camera_seed, 11]))
         gains = _gains(spec, lighting.person_shadow(spec.size, spec.shadow, rng))
         glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, (0, 0, w, h), rng)
         return Scene(spec, spec.size, img, gains, glare)
@@ -160,6 +162,8 @@ def build_scene(spec: RenderSpec) -> Scene:
         )
     )
     add_clutter(img, mask, spec.clutter, cell_img, rng)
+    if spec.table_edge:
+        add_table_edge(img, mask, np.random.default_rng([spec.camera_seed, 11]))
     _lay_board(img, art.image, mask, tex_to_image, cell_img)
     # the grid crop re-warped per frame with chips on it
     gx0, gy0 = art.origin

@@ -96,6 +96,7 @@ class RenderSpec:
     # table
     table: str = "wood"
     clutter: int = 0
+    table_edge: bool = False  # the table ends in the frame (floor beyond a straight edge)
     chip_jitter: float = 0.11  # how far off-centre players put chips, in cells (0..0.3)
     board_cards: int = 0  # loose playing cards lying on the board (cover cells)
     # light and camera

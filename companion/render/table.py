@@ -107,6 +107,38 @@ def card_patch(rng, w, h):
     return img
 
 
+FLOORS = [(40, 50, 60), (70, 80, 90), (30, 30, 34), (90, 110, 130)]
+
+
+def add_table_edge(img: np.ndarray, board_mask: np.ndarray | None, rng) -> bool:
+    """The table ends inside the frame: beyond a straight edge lies the floor, darker and out of
+    focus. The edge never crosses the board. Returns whether an edge was drawn."""
+    h, w = img.shape[:2]
+    board = np.argwhere(board_mask > 0)[:, ::-1] if board_mask is not None else np.empty((0, 2))
+    for _ in range(20):
+        angle = rng.uniform(0, 2 * np.pi)
+        normal = np.array([np.cos(angle), np.sin(angle)])
+        # the edge line: points p with (p - c) . normal = 0; the floor is on the + side
+        c = np.array([w / 2, h / 2]) + normal * rng.uniform(0.3, 0.48) * np.hypot(w, h) / 2
+        if len(board) and ((board - c) @ normal).max() > -0.02 * max(w, h):
+            continue
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        side = (xx - c[0]) * normal[0] + (yy - c[1]) * normal[1]
+        floor = np.empty_like(img)
+        floor[:] = FLOORS[rng.integers(0, len(FLOORS))]
+        floor = cv2.GaussianBlur(
+            (floor.astype(np.float32) * (1 + _smooth_noise(rng, h, w, 5, 0.15))[..., None]),
+            (0, 0),
+            2.0,
+        )
+        a = np.clip(side / 1.5, 0, 1)[..., None]  # anti-aliased edge
+        rim = np.exp(-(((side + 2.5) / 1.8) ** 2))[..., None] * 40  # lit table rim
+        out = img.astype(np.float32) * (1 - a) + floor * a + rim
+        img[:] = np.clip(out, 0, 255).astype(np.uint8)
+        return True
+    return False
+
+
 def _box(cx: float, cy: float, half: float, w: int, h: int):
     """Integer box around a point, clipped to the frame; ``None`` if fully outside."""
     x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
