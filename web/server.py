@@ -79,11 +79,19 @@ def serve_in_background(app: Any, host: str = "127.0.0.1", port: int = 0, **kwar
     return BackgroundServer(server, thread, app)
 
 
-def shutdown(server: Any, app: Any, timeout_s: float = 3.0) -> None:
+def shutdown(server: Any, app: Any, timeout_s: float = 3.0, loop_running: bool = True) -> None:
     """Stop cleanly: end the long-lived streams, let the workers finish, close every socket."""
     app.extensions["companion"].stopping.set()
     server.task_dispatcher.shutdown(timeout=timeout_s)
-    wasyncore.close_all(server._map)
+    # Close the sockets from the server's own loop thread (closing them under a running
+    # select() from another thread races with it); the loop ends when nothing is left.
+    if not loop_running:  # e.g. run() in the foreground returned after Ctrl+C
+        wasyncore.close_all(server._map)
+        return
+    try:
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    except OSError:  # the loop is gone already
+        wasyncore.close_all(server._map)
 
 
 def port_is_free(host: str, port: int) -> bool:

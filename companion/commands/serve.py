@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         print("stopping…", file=sys.stderr)
-        shutdown(server, app)
+        shutdown(server, app, loop_running=False)
         session.stop()
     return EXIT_OK
 
