@@ -81,8 +81,9 @@ def fit_axis(
         starts = np.arange(max(0.0, start_range[0]), start_range[1] + 1e-9, 0.5)
         return _best_fit(prof, pooled, pitches, starts)
     # coarse to fine: a 2 px / 1 px lattice of (start, pitch) first, then around the best few
-    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, max(1.0, pitch_step))
-    scores = _scores(prof, pooled, coarse_p, np.arange(0.0, n, 2.0))
+    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, max(0.5, pitch_step))
+    wide = np.convolve(pooled, _triangle(2), mode="same")  # forgives the coarse lattice's steps
+    scores = _scores(prof, wide, coarse_p, np.arange(0.0, n, 2.0))
     if scores is None:
         return AxisFit(0.0, 1.0, -np.inf)
     best = AxisFit(0.0, 1.0, -np.inf)
@@ -91,7 +92,7 @@ def fit_axis(
         i, j = np.unravel_index(int(idx), scores.shape)
         p0, s0 = coarse_p[i], 2.0 * j
         pitches = np.arange(
-            max(pitch_range[0], p0 - 1.0), min(pitch_range[1], p0 + 1.0) + 1e-9, pitch_step
+            max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1
         )
         fit = _best_fit(prof, pooled, pitches, np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5))
         if fit.score > best.score:
