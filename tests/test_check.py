@@ -9,8 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
+from companion.commands.check import check_record
+from companion.referee import RecordError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "sample_images" / "records" / "example.json"
 
@@ -109,3 +113,74 @@ def test_text_output_for_people(capsys, tmp_path):
     assert main(["check", str(bad), "--text"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("error [bad_record]: ")
+
+
+# ---------------------------------------------------------------- fuzzing: never a traceback
+
+
+WORDS = ["Ann", "Bo", "blue", "green", "red", "B9", "A1", "K1", "7S", "JH", "JC", "ZZ", "3+4", ""]
+KEYS = ["player", "color", "card", "place", "remove", "dead", "draw", "drew", "table_talk",
+        "discards", "choose", "pass", "discard"]  # fmt: skip
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 12), st.sampled_from(WORDS), st.text(max_size=4)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+names, cells, cards = st.sampled_from(["Ann", "Bo", "Cy"]), st.sampled_from(["B9", "A1", "E5", "G1", "B1"]), st.sampled_from(["7S", "JH", "JC", "2S", "4C"])  # fmt: skip
+plausible = st.one_of(
+    st.fixed_dictionaries({"player": names, "card": cards, "place": cells}),
+    st.fixed_dictionaries({"player": names, "card": cards, "remove": cells}),
+    st.fixed_dictionaries({"color": st.sampled_from(["blue", "green", "red"]), "place": cells}),
+    st.fixed_dictionaries({"color": st.sampled_from(["blue", "green"]), "remove": cells}),
+    st.fixed_dictionaries({"player": names, "dead": cards}),
+    st.fixed_dictionaries({"player": names, "draw": st.just(True)}),
+    st.fixed_dictionaries({"player": names, "discard": cards}),
+)
+junk = st.dictionaries(st.sampled_from(KEYS), values, max_size=4)
+moves = st.lists(st.one_of(plausible, plausible, plausible, junk), max_size=12)
+players = st.sampled_from(
+    [
+        [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}],
+        [
+            {"name": "Ann", "team": "blue"},
+            {"name": "Bo", "team": "green"},
+            {"name": "Cy", "team": "red"},
+        ],
+        [{"name": "Ann", "team": "blue"}],
+        [{"name": "Ann"}],
+        "nobody",
+    ]
+)
+options = st.dictionaries(
+    st.sampled_from(
+        ["overlap", "sequences_needed", "dead_card_limit", "hand_sizes", "layout", "x"]
+    ),
+    values,
+    max_size=2,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    players=players,
+    moves=moves,
+    options=options,
+    variant=st.sampled_from(["classic", "set5", "numbers", "chess", 3]),
+    seed=st.one_of(st.none(), st.integers(0, 5), st.sampled_from(["x", True])),
+)
+def test_any_record_gives_rulings_or_a_record_error(players, moves, options, variant, seed):
+    record = {"players": players, "moves": moves, "options": options, "variant": variant}
+    if seed is not None:
+        record["seed"] = seed
+    try:
+        result = check_record(record)
+    except RecordError as exc:
+        assert exc.code and exc.message
+        return
+    assert len(result["rulings"]) == len(moves)
+    json.dumps(result)
