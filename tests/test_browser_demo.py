@@ -196,6 +196,17 @@ def test_dispute_view_shows_evidence_and_the_rule(demo):
     page.goto(demo.url + "/#game")
 
 
+def test_a_dispute_link_opens_on_a_fresh_page(demo, browser):
+    state = demo.wait_for_win()
+    index = next(i for i, r in enumerate(state["rulings"]) if r["code"] == "remove_locked")
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(demo.url + f"/#ruling/{index}")
+    wait_for(page, "document.getElementById('dispute-rule-text').innerText.length > 0")
+    assert "cannot be broken" in page.inner_text("#dispute-rule-text")
+    context.close()
+
+
 def test_corrections_need_the_pin(demo):
     last = len(demo.wait_for_win()["rulings"]) - 1
     page = demo.page

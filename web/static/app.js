@@ -213,6 +213,7 @@ function renderState(state) {
   renderRulings(state.rulings || [], state.moves || []);
   renderDeadCards(state.dead_cards || []);
   renderWinner(state);
+  if (app.view === "dispute") renderDispute();
 }
 
 function renderStatus(state) {
@@ -554,17 +555,24 @@ function renderDispute() {
   for (const which of ["before", "after"]) {
     const img = $("evidence-" + which);
     const missing = img.parentElement.querySelector(".missing");
-    img.hidden = false;
-    missing.hidden = true;
     img.onerror = () => { img.hidden = true; missing.hidden = false; };
-    if (legal) img.src = "/api/evidence/" + number + "/" + which + ".jpg";
-    else if (which === "after" && ruling) img.src = "/api/board.jpg?t=" + Date.now();
-    else { img.removeAttribute("src"); img.hidden = true; missing.hidden = false; }
+    let src = null;
+    if (legal) src = "/api/evidence/" + number + "/" + which + ".jpg";
+    else if (which === "after" && ruling) src = "/api/board.jpg?t=" + Date.now();
+    if (!src) {
+      img.removeAttribute("src");
+      img.hidden = true;
+      missing.hidden = false;
+    } else if (img.getAttribute("src") !== src) {
+      img.hidden = false;
+      missing.hidden = true;
+      img.src = src;
+    }
   }
   $("evidence-note").hidden = Boolean(legal) || !ruling;
   const move = ruling ? rulingMove(ruling, index) : {};
   const target = ruling && ((ruling.cells || [])[0] || move.place || move.remove);
-  if (target) $("correct-cell").value = target;
+  if (target && document.activeElement !== $("correct-cell")) $("correct-cell").value = target;
 }
 
 // ------------------------------------------------------------------ check my card
