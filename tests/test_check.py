@@ -131,7 +131,7 @@ values = st.recursive(
     ),
     max_leaves=8,
 )
-names, cells, cards = st.sampled_from(["Ann", "Bo", "Cy"]), st.sampled_from(["B9", "A1", "E5", "G1", "B1"]), st.sampled_from(["7S", "JH", "JC", "2S", "4C"])  # fmt: skip
+names, cells, cards = st.sampled_from(["Ann", "Bo"]), st.sampled_from(["B9", "A1", "E5", "G1", "B1"]), st.sampled_from(["7S", "JH", "JC", "2S", "4C"])  # fmt: skip
 plausible = st.one_of(
     st.fixed_dictionaries({"player": names, "card": cards, "place": cells}),
     st.fixed_dictionaries({"player": names, "card": cards, "remove": cells}),
@@ -142,26 +142,20 @@ plausible = st.one_of(
     st.fixed_dictionaries({"player": names, "discard": cards}),
 )
 junk = st.dictionaries(st.sampled_from(KEYS), values, max_size=4)
-moves = st.lists(st.one_of(plausible, plausible, plausible, junk), max_size=12)
-players = st.sampled_from(
-    [
-        [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}],
-        [
-            {"name": "Ann", "team": "blue"},
-            {"name": "Bo", "team": "green"},
-            {"name": "Cy", "team": "red"},
-        ],
-        [{"name": "Ann", "team": "blue"}],
-        [{"name": "Ann"}],
-        "nobody",
-    ]
-)
-options = st.dictionaries(
-    st.sampled_from(
-        ["overlap", "sequences_needed", "dead_card_limit", "hand_sizes", "layout", "x"]
+moves = st.lists(st.one_of(*[plausible] * 7, junk), max_size=12)
+TWO = [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}]
+THREE = [*TWO, {"name": "Cy", "team": "red"}]
+players = st.sampled_from([TWO, TWO, TWO, THREE, [TWO[0]], [{"name": "Ann"}], "nobody"])
+options = st.one_of(
+    st.just({}),
+    st.just({}),
+    st.dictionaries(
+        st.sampled_from(
+            ["overlap", "sequences_needed", "dead_card_limit", "hand_sizes", "layout", "x"]
+        ),
+        values,
+        max_size=2,
     ),
-    values,
-    max_size=2,
 )
 
 
@@ -170,7 +164,7 @@ options = st.dictionaries(
     players=players,
     moves=moves,
     options=options,
-    variant=st.sampled_from(["classic", "set5", "numbers", "chess", 3]),
+    variant=st.sampled_from(["classic", "classic", "set5", "numbers", "chess", 3]),
     seed=st.one_of(st.none(), st.integers(0, 5), st.sampled_from(["x", True])),
 )
 def test_any_record_gives_rulings_or_a_record_error(players, moves, options, variant, seed):
