@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (default 1)")
     parser.add_argument("--source", help="video or frame folder to replay (default: demo game)")
     parser.add_argument(
+        "--stream-fps", type=float, default=10.0, help="camera stream cap per viewer (default 10)"
+    )
+    parser.add_argument(
         "--browser",
         action="store_true",
         help="also open the page in Chromium and time rulings reaching the screen",
@@ -69,12 +72,15 @@ def run(args: argparse.Namespace) -> int:
         "source": source,
         "speed": args.speed,
         "viewers": args.viewers,
+        "stream_fps": args.stream_fps,
     }
     try:
         if not args.skip_baseline:
-            report["without_viewers"] = measure(source, 0, args.speed, args.seconds, False)
+            report["without_viewers"] = measure(
+                source, 0, args.speed, args.seconds, False, args.stream_fps
+            )
         report["with_viewers"] = measure(
-            source, args.viewers, args.speed, args.seconds, args.browser
+            source, args.viewers, args.speed, args.seconds, args.browser, args.stream_fps
         )
     except BenchError as exc:
         return fail(exc.code, str(exc))
@@ -127,7 +133,14 @@ def ruling_key(ruling: dict) -> str:
     return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
 
-def measure(source_spec: str, viewers: int, speed: float, seconds: float, browser: bool) -> dict:
+def measure(
+    source_spec: str,
+    viewers: int,
+    speed: float,
+    seconds: float,
+    browser: bool,
+    stream_fps: float = 10.0,
+) -> dict:
     from companion.web.app import create_app
     from companion.web.replay import PacedSource
     from companion.web.server import serve_in_background, streams_for
@@ -142,7 +155,9 @@ def measure(source_spec: str, viewers: int, speed: float, seconds: float, browse
         raise BenchError("bad_source", exc.message) from None
     session = GameSession(store=Store(":memory:"), source=source)
     watchers = viewers + (1 if browser else 0)
-    app = create_app(session, "000000", max_streams=streams_for(max(watchers, 1)))
+    app = create_app(
+        session, "000000", max_streams=streams_for(max(watchers, 1)), stream_fps=stream_fps
+    )
     server = serve_in_background(app, viewers=max(watchers, 1))
     stop = threading.Event()
     clock = RulingClock()
