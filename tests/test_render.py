@@ -328,3 +328,11 @@ def test_the_table_edge_never_crosses_the_board():
     inside = np.zeros(changed.shape, np.uint8)
     cv2.fillPoly(inside, [np.round(t.corners).astype(np.int32)], 1)
     assert not changed[inside > 0].any()
+
+
+@pytest.mark.parametrize("art, aspect", [("text", 1.15), ("cards", 0.0), ("cards", 1.45)])
+def test_texture_size_is_known_before_drawing(art, aspect):
+    from companion.render.art import build_art, texture_size
+
+    built = build_art(art, 1, aspect, 24)
+    assert built.image.shape[1::-1] == texture_size(art, aspect, 24)

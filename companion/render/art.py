@@ -47,11 +47,21 @@ class BoardArt:
         return np.array([[self.cell_w, 0, x0], [0, self.cell_h, y0], [0, 0, 1]], dtype=np.float64)
 
 
+MARGINS = {"text": (0.45, 0.45), "cards": (0.55, 1.0)}  # (side, top/bottom) in cell heights
+
+
+def texture_size(art: str, cell_aspect: float, cell_h: int) -> tuple[int, int]:
+    """(width, height) of ``build_art(art, *, cell_aspect, cell_h)`` without drawing it."""
+    aspect = cell_aspect or DEFAULT_ASPECT[art]
+    mx, my = MARGINS[art]
+    return round(SIZE * cell_h * aspect + 2 * mx * cell_h), round(SIZE * cell_h + 2 * my * cell_h)
+
+
 def palette_count(art: str) -> int:
     return len(TEXT_STYLES) if art == "text" else len(CARDS_BOARDS)
 
 
-@lru_cache(maxsize=6)
+@lru_cache(maxsize=8)
 def build_art(art: str, palette: int, cell_aspect: float, cell_h: int) -> BoardArt:
     """The texture of one board art; cached because scenes of a video share it."""
     aspect = cell_aspect or DEFAULT_ASPECT[art]
@@ -155,8 +165,8 @@ def _text_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
     style = TEXT_STYLES[palette]
     rng = np.random.default_rng(1000 + palette)
     cw, ch = cell_h * aspect, float(cell_h)
-    margin = 0.45 * ch
-    w, h = round(SIZE * cw + 2 * margin), round(SIZE * ch + 2 * margin)
+    margin = MARGINS["text"][0] * ch
+    w, h = texture_size("text", aspect, cell_h)
     img = _paper_texture((h, w), style.paper, rng)
     line = max(1, round(ch * 0.025))
     for r in range(SIZE):
@@ -299,8 +309,8 @@ def _cards_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
     board, paper, accent = CARDS_BOARDS[palette]
     rng = np.random.default_rng(2000 + palette)
     cw, ch = cell_h * aspect, float(cell_h)
-    mx, my = 0.55 * ch, 1.0 * ch
-    w, h = round(SIZE * cw + 2 * mx), round(SIZE * ch + 2 * my)
+    mx, my = (m * ch for m in MARGINS["cards"])
+    w, h = texture_size("cards", aspect, cell_h)
     img = _paper_texture((h, w), board, rng, amount=3.0)
     gap = 0.07 * ch
     card_w, card_h = round(cw - 2 * gap), round(ch - 2 * gap)

@@ -69,22 +69,26 @@ def board_homography(
 
 def raised_shift(
     texture_size: tuple[int, int],
-    frame_size: tuple[int, int],
-    point: tuple[float, float],
+    points: np.ndarray,
     height: float,
-    **pose,
-) -> tuple[float, float]:
-    """Where the top of an object ``height`` texture pixels tall standing at texture ``point``
-    appears, as a shift in texture pixels (the board-plane point seen at the same image spot)."""
+    *,
+    tilt_deg: float,
+    tilt_azimuth_deg: float,
+    camera_distance: float,
+) -> np.ndarray:
+    """For objects ``height`` texture pixels tall standing at texture ``points`` (Nx2): where
+    their tops appear, as Nx2 shifts in texture pixels (to the board-plane point seen at the same
+    image spot). Roll, scale and placement in the frame do not change this."""
     tw, th = texture_size
     unit = max(tw, th)
     diag = math.hypot(tw, th) / unit
-    a, t = pose["tilt_azimuth_deg"], pose["tilt_deg"]
-    rot = _rot_z(a) @ _rot_x(t) @ _rot_z(-a)
-    cam = np.array([0.0, 0.0, pose["camera_distance"] * diag])
-    x, y = (point[0] - tw / 2) / unit, (point[1] - th / 2) / unit
-    top = rot @ np.array([x, y, -height / unit]) + cam
-    # the plane point on the camera ray through ``top``: solve rot @ (u, v, 0) + cam = s * top
-    m = np.column_stack([rot[:, 0], rot[:, 1], -top])
-    u, v, _ = np.linalg.solve(m, -cam)
-    return (u * unit + tw / 2 - point[0], v * unit + th / 2 - point[1])
+    rot = _rot_z(tilt_azimuth_deg) @ _rot_x(tilt_deg) @ _rot_z(-tilt_azimuth_deg)
+    cam = np.array([0.0, 0.0, camera_distance * diag])
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    local = np.column_stack([(pts[:, 0] - tw / 2) / unit, (pts[:, 1] - th / 2) / unit])
+    top = np.column_stack([local, np.full(len(pts), -height / unit)]) @ rot.T + cam
+    # the plane point on the camera ray through ``top``: rot @ (u, v, 0) + cam = s * top
+    m = np.empty((len(pts), 3, 3))
+    m[:, :, 0], m[:, :, 1], m[:, :, 2] = rot[:, 0], rot[:, 1], -top
+    uvs = np.linalg.solve(m, np.broadcast_to(-cam, (len(pts), 3))[..., None])[..., 0]
+    return uvs[:, :2] * unit + [tw / 2, th / 2] - pts

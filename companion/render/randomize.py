@@ -105,7 +105,11 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         board=True,
         art=art,
         palette=int(s.integers(0, palette_count(art))),
-        cell_aspect=float(s.uniform(1.0, 1.3) if art == "text" else s.uniform(1.4, 1.55)),
+        # in steps of 0.05, so that frames of a dataset share cached board textures
+        cell_aspect=round(
+            float(s.uniform(1.0, 1.3) if art == "text" else s.uniform(1.4, 1.55)) * 20
+        )
+        / 20,
         size=_size(s),
         orientation=int(s.choice([0, 90, 180, 270])),
         rotation_jitter=float(np.clip(s.normal(0, 7), -20, 20)),

@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.cells import SIZE, cell_name
 from companion.render import lighting
-from companion.render.art import BoardArt, build_art
+from companion.render.art import BoardArt, build_art, texture_size
 from companion.render.camera import board_homography, project, raised_shift
 from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
 from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare_cover
@@ -84,9 +84,8 @@ def _roll(spec: RenderSpec) -> float:
 
 def _pick_cell_px(spec: RenderSpec) -> int:
     """Texture resolution: about 1.3 texture pixels per image pixel on the board."""
-    probe = build_art(spec.art, spec.palette, spec.cell_aspect, 32)
-    th, tw = probe.image.shape[:2]
-    h = _homography(spec, probe)
+    tw, th = texture_size(spec.art, spec.cell_aspect, 32)
+    h = _homography(spec, (tw, th))
     outline = project(h, [[0, 0], [tw, 0], [tw, th], [0, th]])
     span = max(np.ptp(outline[:, 0]) / tw, np.ptp(outline[:, 1]) / th)
     need = 32 * span * 1.3
@@ -96,10 +95,9 @@ def _pick_cell_px(spec: RenderSpec) -> int:
     return CELL_BUCKETS[-1]
 
 
-def _homography(spec: RenderSpec, art: BoardArt) -> np.ndarray:
-    th, tw = art.image.shape[:2]
+def _homography(spec: RenderSpec, texture: tuple[int, int]) -> np.ndarray:
     return board_homography(
-        (tw, th),
+        texture,
         spec.size,
         roll_deg=_roll(spec),
         tilt_deg=spec.tilt_deg,
@@ -150,7 +148,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         return Scene(spec, spec.size, img, gains, glare)
     art = build_art(spec.art, spec.palette, spec.cell_aspect, _pick_cell_px(spec))
     th, tw = art.image.shape[:2]
-    tex_to_image = _homography(spec, art)
+    tex_to_image = _homography(spec, (tw, th))
     grid_to_image = tex_to_image @ art.grid_to_texture()
     # the board lies on the table: soft contact shadow, then the warped art
     mask = cv2.warpPerspective(
@@ -265,22 +263,19 @@ def _chip_points(scene: Scene, cells) -> dict[str, tuple[float, float]]:
 def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
     """Per cell, where a chip's top face appears relative to its base (texture pixels)."""
     th, tw = art.image.shape[:2]
-    height = THICKNESS * art.chip_diameter
-    lifts = np.zeros((SIZE, SIZE, 2), np.int32)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            point = (art.origin[0] + (c + 0.5) * art.cell_w, art.origin[1] + (r + 0.5) * art.cell_h)
-            dx, dy = raised_shift(
-                (tw, th),
-                spec.size,
-                point,
-                height,
-                tilt_deg=spec.tilt_deg,
-                tilt_azimuth_deg=spec.tilt_azimuth_deg,
-                camera_distance=spec.camera_distance,
-            )
-            lifts[r, c] = (round(dx), round(dy))
-    return lifts
+    rows, cols = np.mgrid[0:SIZE, 0:SIZE]
+    centres = np.stack(
+        [art.origin[0] + (cols + 0.5) * art.cell_w, art.origin[1] + (rows + 0.5) * art.cell_h], -1
+    ).reshape(-1, 2)
+    shifts = raised_shift(
+        (tw, th),
+        centres,
+        THICKNESS * art.chip_diameter,
+        tilt_deg=spec.tilt_deg,
+        tilt_azimuth_deg=spec.tilt_azimuth_deg,
+        camera_distance=spec.camera_distance,
+    )
+    return np.round(shifts).astype(np.int32).reshape(SIZE, SIZE, 2)
 
 
 def _warp_patch(patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray) -> None:
