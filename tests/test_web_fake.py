@@ -46,6 +46,8 @@ class FakeSession:
         self.rulings: list[dict] = []
         self.winner = None
         self.sequence_cells: dict[str, list[list[str]]] = {"blue": [], "green": []}
+        self.mismatch: list[str] = []
+        self.declared: dict | None = None
 
     def play(self, cell: str, color: str | None = None, legal: bool = True, code: str = "ok"):
         """Emit a ruling as the real session would after the camera saw a move."""
@@ -100,6 +102,8 @@ class FakeSession:
                 "status": "game_over" if self.winner else "watching",
                 "status_message": "",
                 "dead_cards": ["9C"],
+                "mismatch": list(self.mismatch),
+                "declared_card": self.declared,
                 "players": list(players),
                 "variant": self.setup["variant"],
                 "options": self.setup["options"],

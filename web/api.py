@@ -32,7 +32,7 @@ def context() -> WebContext:
 
 
 def request_body() -> Any:
-    """The body as JSON if it is JSON, else the form fields as a dict (``None`` if neither)."""
+    """The body as JSON if it is JSON, else the form fields as a dict (``{}`` when empty)."""
     if request.mimetype == "application/json":
         body = request.get_json(silent=True)
         if body is None and request.get_data():
