@@ -429,7 +429,16 @@ function connectEvents() {
   const source = new EventSource("/api/events");
   const dot = $("live-dot");
   source.onopen = () => { dot.classList.add("on"); dot.title = t("live.online"); };
-  source.onerror = () => { dot.classList.remove("on"); dot.title = t("live.offline"); };
+  source.onerror = () => {
+    dot.classList.remove("on");
+    dot.title = t("live.offline");
+    // The browser retries by itself unless the server refused (e.g. 503 when every live slot
+    // is taken): then poll the state and try the live stream again a little later.
+    if (source.readyState === EventSource.CLOSED) {
+      refreshState();
+      setTimeout(connectEvents, 5000);
+    }
+  };
   source.addEventListener("state", (event) => {
     window.companionMetrics.eventsReceived += 1;
     const data = JSON.parse(event.data);
