@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from test_referee_support import build, three_player, two_player
 
-from companion.cells import parse_cell
-from companion.referee import CODE_TEXTS, RULE_TEXTS, Game, Move, SetupError
+from companion.cells import CORNERS, parse_cell
+from companion.referee import CODE_TEXTS, RULE_TEXTS, Game, Move, Ruling, SetupError
 
 
 def cells(*names: str) -> tuple:
@@ -474,3 +474,35 @@ def test_layout_from_a_file_path_and_a_missing_file(tmp_path):
 def test_push_needs_a_move_object():
     with pytest.raises(TypeError, match="Move.from_json"):
         Game.default().push({"color": "blue", "place": "B1"})
+
+
+def fill_board_without_a_winner(game: Game) -> Ruling:
+    """Cover all 96 spaces in a pattern with no five in a row for anyone; return the last ruling."""
+    pattern = {}  # pairs of a colour, shifted by one every row: no line of five, even diagonally
+    for r in range(10):
+        for c in range(10):
+            pattern[(r, c)] = "blue" if ((c + 2 * r) // 2) % 2 == 0 else "green"
+    blue = [cell for cell, color in pattern.items() if color == "blue" and cell not in CORNERS]
+    green = [cell for cell, color in pattern.items() if color == "green" and cell not in CORNERS]
+    assert len(blue) == len(green) == 48
+    ruling = None
+    for b, g in zip(blue, green, strict=True):
+        assert game.push(Move.board_place("blue", b)).legal
+        ruling = game.push(Move.board_place("green", g))
+    return ruling
+
+
+def test_full_board_without_a_winner_plays_on_by_default_and_ends_by_option():  # edge 17
+    game = Game.default()
+    last = fill_board_without_a_winner(game)
+    assert last.legal and game.sequence_counts() == {"blue": 0, "green": 0}
+    assert not game.is_over and game.open_cells() == []
+    assert game.push(Move.board_remove("blue", "A2")).legal  # a one-eyed jack opens a space
+    game = Game(options={"full_board": "draw"})
+    last = fill_board_without_a_winner(game)
+    assert last.legal and last.rule == "board.full_no_winner" and "the game ends" in last.message
+    assert game.is_over and game.winner is None and "board is full" in game.status()
+    after = game.push(Move.board_remove("blue", "A2"))
+    assert (after.code, after.rule) == ("game_over", "board.full_no_winner")
+    game.pop()
+    assert not game.is_over

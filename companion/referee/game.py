@@ -47,7 +47,7 @@ class _Undo:
     turn: int
     dead_this_turn: int
     winner: str | None
-    drawn: bool
+    drawn: str | None
     pending: frozenset[str]
     lost: frozenset[str]
     cell: Cell | None
@@ -106,7 +106,7 @@ class Game(MoveJudge):
         self._turn = 0
         self._dead_this_turn = 0
         self._winner: str | None = None
-        self._drawn = False
+        self._drawn: str | None = None  # why the game ended without a winner
         self._pending: set[str] = set()
         self._lost: set[str] = set()
         self._journal: list[Move] = []
@@ -194,7 +194,7 @@ class Game(MoveJudge):
 
     @property
     def is_over(self) -> bool:
-        return self._winner is not None or self._drawn
+        return self._winner is not None or self._drawn is not None
 
     @property
     def pending_draws(self) -> set[str]:
@@ -416,6 +416,8 @@ class Game(MoveJudge):
                     self._locked.update(c for c in line if c not in CORNERS)
                 if len(self._sequences[color]) >= self.sequences_needed:  # type: ignore[index]
                     self._winner = color
+            if self._winner is None and self.rules.full_board == "draw" and not self.open_cells():
+                self._drawn = "board_full"
         else:
             self._board[index(cell)] = None  # type: ignore[arg-type]
             if plan.broken:
@@ -442,7 +444,7 @@ class Game(MoveJudge):
             return
         reshuffle = self.rules.deck_exhaustion == "reshuffle"
         if self.piles.draw(name, reshuffle=reshuffle) is None and not reshuffle:
-            self._drawn = True
+            self._drawn = "deck_exhausted"
 
     def _relock(self) -> None:
         self._locked = Counter(
@@ -480,7 +482,8 @@ class Game(MoveJudge):
         if self._winner:
             head = f"{self._winner} wins"
         elif self._drawn:
-            head = "game over, no winner"
+            why = "the board is full" if self._drawn == "board_full" else "the deck ran out"
+            head = f"game over, no winner ({why})"
         else:
             head = f"{self.to_move.name} ({self.color_to_move}) to move"
         return f"{head}; sequences: {counts} (need {self.sequences_needed})"

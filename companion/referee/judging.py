@@ -62,6 +62,7 @@ class MoveJudge:
     _lost: set[str]
     _dead_this_turn: int
     _winner: str | None
+    _drawn: str | None
 
     # provided by Game
     to_move: Player
@@ -72,6 +73,9 @@ class MoveJudge:
         raise NotImplementedError
 
     def _normal_moves(self) -> list[Move]:
+        raise NotImplementedError
+
+    def open_cells(self) -> list[Cell]:
         raise NotImplementedError
 
     def _covered(self, cell: Cell) -> bool:
@@ -110,8 +114,12 @@ class MoveJudge:
             return self._plan_table_talk(move)
         who = move.player or move.color or "?"
         if self.is_over:
-            why = f"{self._winner} has won" if self._winner else "the deck ran out (no winner)"
-            rule = "game.over" if self._winner else "deck.exhausted_end"
+            if self._winner:
+                why, rule = f"{self._winner} has won", "game.over"
+            elif self._drawn == "board_full":
+                why, rule = "the board is full (no winner)", "board.full_no_winner"
+            else:
+                why, rule = "the deck ran out (no winner)", "deck.exhausted_end"
             return self._refuse(move, "game_over", f"The game is over: {why}.", rule)
         player: Player | None = None
         if move.player is not None:
@@ -223,6 +231,13 @@ class MoveJudge:
             if total >= self.sequences_needed:
                 message += f" {color.capitalize()} wins."
                 rule = "win.sequences"
+        if (
+            rule != "win.sequences"
+            and self.rules.full_board == "draw"
+            and len(self.open_cells()) == 1  # the space just filled was the last open one
+        ):
+            message += " The board is now full and nobody has won: the game ends."
+            rule = "board.full_no_winner"
         ruling = self._ruling(True, "ok", message, rule, move, color, lines)
         return Plan(ruling, move, color, card, tuple(lines))
 

@@ -18,6 +18,7 @@ NEEDED_BY = ("sides", "players")
 DECK_EXHAUSTION = ("reshuffle", "end_draw")
 FORGOTTEN_DRAW = ("lost_after_next_play", "never_lost")
 NO_MOVE_POLICY = ("discard_any", "pass", "none")
+FULL_BOARD = ("play_on", "draw")
 
 
 class OptionError(ValueError):
@@ -40,6 +41,7 @@ class Rules:
     forgotten_draw: str = "lost_after_next_play"
     table_talk_penalty: bool = True
     no_move_policy: str = "discard_any"  # a player with no legal move: discard_any | pass | none
+    full_board: str = "play_on"  # board full without a winner: play_on (jacks) | draw (game ends)
     player_counts: tuple[int, ...] = CLASSIC_COUNTS
     hand_sizes: dict[int, int] = field(default_factory=lambda: dict(OFFICIAL_HAND_SIZES))
     layout: str | dict | None = None  # None = the preset's packaged layout
@@ -81,6 +83,7 @@ _CHOICES = {
     "deck_exhaustion": DECK_EXHAUSTION,
     "forgotten_draw": FORGOTTEN_DRAW,
     "no_move_policy": NO_MOVE_POLICY,
+    "full_board": FULL_BOARD,
 }
 _BOOLS = ("corners_free", "one_eyed_can_break_sequences", "table_talk_penalty")
 

@@ -40,6 +40,7 @@ RULE_TEXTS: dict[str, str] = {
     "draw.forgotten": "If you do not draw before the next player has played and drawn, you lose that draw and play on with fewer cards. (official; Seeds A, C)",
     "deck.reshuffle": "When the draw deck runs out, all discard piles are shuffled together into a new draw deck. (official; Seeds A, C)",
     "deck.exhausted_end": "House rule: when the draw deck runs out the game ends without a winner. (option deck_exhaustion=end_draw)",
+    "board.full_no_winner": "House rule: when every space is covered and nobody has won, the game ends without a winner; by default play goes on, since one-eyed jacks can still open spaces. (referee; option full_board)",
     "table_talk.penalty": "No table talk: if a player alerts a teammate to a mistake, every member of that team discards one card of their choice. (official; Seeds A, C)",
     "turn.no_legal_move": "A player who can neither place nor remove a chip nor exchange a dead card may discard any card and draw (or pass, if the table chose that). The official rules do not cover this case. (referee; option no_move_policy)",
     "player.unknown": "Moves must name a player (or chip colour) of this game. (referee)",
