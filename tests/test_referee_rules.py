@@ -506,3 +506,18 @@ def test_full_board_without_a_winner_plays_on_by_default_and_ends_by_option():  
     assert (after.code, after.rule) == ("game_over", "board.full_no_winner")
     game.pop()
     assert not game.is_over
+
+
+def test_outcome_like_python_chess():
+    game = build(three_player(), finish_round=True, blue=["B3", "C3", "D3", "E3"])
+    assert game.outcome() is None
+    game.push(Move.play("Ann", "JD", "F3"))
+    outcome = game.outcome()
+    assert (outcome.termination, outcome.winner, outcome.result) == (
+        "sequences",
+        "blue",
+        "blue wins",
+    )
+    game = Game(options={"full_board": "draw"})
+    fill_board_without_a_winner(game)
+    assert game.outcome().termination == "board_full" and game.outcome().result == "no winner"

@@ -7,7 +7,7 @@
 """
 
 from companion.referee.cards import Card, CardError
-from companion.referee.game import Game
+from companion.referee.game import Game, Outcome
 from companion.referee.layout import Layout, LayoutError, classic_layout
 from companion.referee.moves import Move, MoveError
 from companion.referee.options import PRESETS, Rules
@@ -27,6 +27,7 @@ __all__ = [
     "LayoutError",
     "Move",
     "MoveError",
+    "Outcome",
     "Player",
     "RecordError",
     "Rules",

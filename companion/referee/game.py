@@ -38,6 +38,18 @@ from companion.referee.rulings import Ruling
 from companion.referee.sequences import Line, index
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended (python-chess style): ``winner`` is a colour or None."""
+
+    termination: str  # "sequences" | "deck_exhausted" | "board_full"
+    winner: str | None
+
+    @property
+    def result(self) -> str:
+        return f"{self.winner} wins" if self.winner else "no winner"
+
+
 @dataclass
 class _Undo:
     """What push changed, so pop can restore it exactly."""
@@ -195,6 +207,14 @@ class Game(MoveJudge):
     @property
     def is_over(self) -> bool:
         return self._winner is not None or self._drawn is not None
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else how it ended."""
+        if self._winner is not None:
+            return Outcome("sequences", self._winner)
+        if self._drawn is not None:
+            return Outcome(self._drawn, None)
+        return None
 
     @property
     def pending_draws(self) -> set[str]:
