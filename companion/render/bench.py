@@ -48,12 +48,13 @@ def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
         render_frame(frame_spec)
         times.append((time.perf_counter() - start) * 1000)
         cpu_times.append((time.process_time() - cpu) * 1000)
-    fresh_times = []
+    fresh_times, fresh_cpu = [], []
     for _ in range(fresh):
         fresh_spec = random_spec(rng, size=size)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         render_frame(fresh_spec)
         fresh_times.append((time.perf_counter() - start) * 1000)
+        fresh_cpu.append((time.process_time() - cpu) * 1000)
     return {
         "size": f"{size[0]}x{size[1]}",
         "video_ms_median": round(float(np.median(times)), 1),
@@ -61,6 +62,7 @@ def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
         "video_cpu_ms_median": round(float(np.median(cpu_times)), 1),
         "video_cpu_ms_p90": round(float(np.percentile(cpu_times, 90)), 1),
         "fresh_ms_median": round(float(np.median(fresh_times)), 1) if fresh_times else None,
+        "fresh_cpu_ms_median": round(float(np.median(fresh_cpu)), 1) if fresh_cpu else None,
     }
 
 
