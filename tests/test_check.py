@@ -54,6 +54,7 @@ def test_sequences_and_winner_in_output(capsys, tmp_path):
     code, result = check(capsys, str(path), "--board")
     assert code == 0
     assert result["winner"] == "blue" and result["sequences"] == {"blue": 1, "green": 0, "red": 0}
+    assert result["outcome"] == {"termination": "sequences", "winner": "blue"}
     winning = result["rulings"][12]
     assert winning["new_sequences"] == [["B3", "C3", "D3", "E3", "F3"]]
     assert [r["code"] for r in result["rulings"][13:]] == ["game_over", "game_over"]

@@ -57,6 +57,9 @@ def summary(game: Game, rulings: list[dict], board: bool = False) -> dict[str, A
         "needed": game.sequences_needed,
         "winner": game.winner,
         "game_over": game.is_over,
+        "outcome": None
+        if (o := game.outcome()) is None
+        else {"termination": o.termination, "winner": o.winner},
         "to_move": None if game.is_over else game.to_move.to_json(),
         "illegal_moves": sum(1 for r in rulings if not r["legal"]),
     }
