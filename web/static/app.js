@@ -368,6 +368,11 @@ function renderRulings(rulings, moves) {
     : el("span", { class: "muted", text: t("rulings.none") }));
 }
 
+function rulingCells(ruling) {
+  if (ruling.cells && ruling.cells.length) return ruling.cells;
+  return [...new Set((ruling.message || "").match(/\b[A-J](?:10|[1-9])\b/g) || [])];
+}
+
 /* The referee's own sentence names the cells and the card; it is English, so other languages
  * get the cells it names under a translated label. */
 function rulingDetail(ruling) {
@@ -375,8 +380,7 @@ function rulingDetail(ruling) {
   if (app.catalog.lang === "en" && message && message !== codeText(ruling)) {
     return el("div", { class: "ruling-detail", text: message });
   }
-  const named = (ruling.cells && ruling.cells.length) ? ruling.cells
-    : [...new Set(message.match(/\b[A-J](?:10|[1-9])\b/g) || [])];
+  const named = rulingCells(ruling);
   return named.length ? el("div", { class: "ruling-detail", text: t("rulings.cells", { cells: named.join(" ") }) }) : null;
 }
 
@@ -580,7 +584,7 @@ function renderDispute() {
   }
   $("evidence-note").hidden = Boolean(legal) || !ruling;
   const move = ruling ? rulingMove(ruling, index) : {};
-  const target = ruling && ((ruling.cells || [])[0] || move.place || move.remove);
+  const target = ruling && (move.place || move.remove || rulingCells(ruling)[0]);
   if (target && document.activeElement !== $("correct-cell")) $("correct-cell").value = target;
 }
 
