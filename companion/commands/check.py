@@ -57,15 +57,20 @@ def summary(game: Game, rulings: list[dict], board: bool = False) -> dict[str, A
         "needed": game.sequences_needed,
         "winner": game.winner,
         "game_over": game.is_over,
-        "outcome": None
-        if (o := game.outcome()) is None
-        else {"termination": o.termination, "winner": o.winner},
+        "outcome": _outcome_json(game),
         "to_move": None if game.is_over else game.to_move.to_json(),
         "illegal_moves": sum(1 for r in rulings if not r["legal"]),
     }
     if board:
         result["board"] = game.board_strings()
     return result
+
+
+def _outcome_json(game: Game) -> dict[str, Any] | None:
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    return {"termination": outcome.termination, "winner": outcome.winner}
 
 
 def _read(path: str) -> Any:
