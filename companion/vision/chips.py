@@ -27,8 +27,9 @@ SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a chip (a solid disc) at 
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
 RAW_MAX = 0.97  # ... nor all of the cell
+INK_SOLIDITY_MAX = 0.3  # printed strokes: under a third of the colour survives the erosion
 INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
-DARK_BLOB_MAX = 0.06
+DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 
 
 @dataclass(slots=True)
@@ -275,7 +276,19 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     # glare washes a chip out: unsure when some chip colour shows around it
     glared = (feats.glare > GLARE_MAX) & (raw_best >= 0.03)
     # printed ink: some colour, but thin strokes that the erosion removes
-    is_ink = ~is_empty & (best < CHIP_MIN) & (solidity < SOLIDITY_MIN) & (raw_best < INK_RAW_MAX)
+    ink_raw, ink_solidity = INK_RAW_MAX, INK_SOLIDITY_MAX
+    if best.size == 100:
+        # this board's own printing: many cells show the same red ink (same font, same size);
+        # a cell like them is ink, whatever the art's stroke width
+        inkish = (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
+        if inkish.sum() >= 12:
+            ink_raw = max(ink_raw, 1.2 * float(np.median(raw_best[inkish])))
+            ink_solidity = max(ink_solidity, float(np.median(solidity[inkish])) + 0.05)
+    is_ink = (
+        ~is_empty
+        & (best < CHIP_MIN)
+        & ((solidity < ink_solidity) | ((solidity < SOLIDITY_MIN) & (raw_best < ink_raw)))
+    )
 
     symbols[is_chip] = best_sym[is_chip]
     conf[is_chip] = chip_conf[is_chip]
@@ -288,13 +301,7 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     if occluded.ndim == 2:
         near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         occluded = occluded | (
-            near
-            & (
-                (feats.ring > RING_MAX / 3)
-                | (feats.white < 0.8)
-                | (feats.skin > 0.2)
-                | (feats.dark_blob > DARK_BLOB_MAX / 3)
-            )
+            near & ((feats.ring > RING_MAX / 3) | (feats.white < 0.8) | (feats.skin > 0.2))
         )
     unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
     symbols[unsure] = "?"

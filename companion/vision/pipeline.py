@@ -28,7 +28,9 @@ from companion.vision.reading import CORNER, BoardReading
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
 REORIENT_MARGIN = 0.3
-LOCATE_CANDIDATES = 3  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+LOCATE_CANDIDATES = 3
+BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
+BLANK_WEIGHT = 3.0  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
@@ -190,7 +192,15 @@ class BoardReader:
         ):
             notes.append(f"board turned: orientation {self.orientation} -> {vote.orientation}")
             self.orientation = vote.orientation
-        self._last_plausibility = vote.scores[self.orientation] - unknown
+        # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
+        # blank cells is board margin, so the grid is off by a cell
+        content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
+        blank = (content < BLANK_CONTENT) & (symbols != "?")
+        for r, c in CORNER_CELLS:
+            blank[r, c] = False
+        self._last_plausibility = (
+            vote.scores[self.orientation] - unknown - BLANK_WEIGHT * float(blank.mean())
+        )
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
         rows = ["".join(r) for r in canon_sym]
