@@ -179,3 +179,15 @@ def test_any_record_gives_rulings_or_a_record_error(players, moves, options, var
         return
     assert len(result["rulings"]) == len(moves)
     json.dumps(result)
+
+
+def test_an_internal_error_is_reported_without_a_traceback(capsys, monkeypatch):
+    from companion.commands import check as check_module
+
+    def broken(data, board=False):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(check_module, "check_record", broken)
+    code, result = check(capsys, str(EXAMPLE))
+    assert code == 1 and result["error"]["code"] == "internal_error"
+    assert "ZeroDivisionError: boom" in result["error"]["message"]

@@ -1,8 +1,10 @@
 """``companion check RECORD.json``: rule on every move of a game record.
 
-Prints one JSON object (``--text``: one line per ruling and the final board). Exit codes: 0 the record was read and every move ruled on (illegal moves
-are rulings, not errors); 2 the record is unreadable or its setup is not allowed, printed as
-``{"error": {"code": ..., "message": ...}}``.
+Prints one JSON object (``--text``: one line per ruling, then the final board). Exit codes:
+0 the record was read and every move ruled on (illegal moves are rulings, not errors);
+2 the record is unreadable or its setup is not allowed, printed as
+``{"error": {"code": ..., "message": ...}}``; 1 an internal referee error (a bug), printed the
+same way with code ``internal_error``. Never a traceback.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from companion.referee import RecordError, load_record
 from companion.referee.game import Game
 
 EXIT_OK = 0
+EXIT_INTERNAL = 1
 EXIT_BAD_RECORD = 2
 
 
@@ -88,6 +91,13 @@ def as_text(game: Game, rulings: list) -> str:
     return "\n".join([*lines, "", str(game)])
 
 
+def _print_error(args: argparse.Namespace, error: dict[str, str]) -> None:
+    if args.text:
+        print(f"error [{error['code']}]: {error['message']}", file=sys.stderr)
+    else:
+        print(json.dumps({"error": error}, ensure_ascii=False, indent=args.indent))
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         data = _read(args.record)
@@ -97,10 +107,13 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         result = check_record(data, board=args.board)
     except RecordError as exc:
-        if args.text:
-            print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
-        else:
-            print(json.dumps({"error": exc.to_json()}, ensure_ascii=False, indent=args.indent))
+        _print_error(args, exc.to_json())
         return EXIT_BAD_RECORD
+    except Exception as exc:  # a referee bug must still not end in a traceback for the user
+        message = (
+            f"the referee failed on this record ({type(exc).__name__}: {exc}); please report it"
+        )
+        _print_error(args, {"code": "internal_error", "message": message})
+        return EXIT_INTERNAL
     print(json.dumps(result, ensure_ascii=False, indent=args.indent))
     return EXIT_OK
