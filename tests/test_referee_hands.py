@@ -250,3 +250,33 @@ def test_popping_a_whole_random_game_retraces_every_state(seed):
         states.pop()
         game.pop()
         assert snapshot(game) == states[-1]
+
+
+def test_copy_is_independent():
+    game = Game(seed=9)
+    twin = game.copy()
+    move = game.legal_moves()[0]
+    assert twin.push(move).legal
+    assert game.moves == [] and game.rulings == [] and game.board_strings() != twin.board_strings()
+    assert game.piles.hands != twin.piles.hands
+    twin.pop()
+    assert twin.board_strings() == game.board_strings() and twin.piles.hands == game.piles.hands
+
+
+def test_a_game_and_its_copy_can_both_undo_the_same_move():
+    game = build_sequence_game()
+    twin = game.copy()
+    game.pop()
+    twin.pop()
+    game.push(Move.board_place("blue", "F3"))
+    assert twin.sequence_counts()["blue"] == 0 and game.sequence_counts()["blue"] == 1
+
+
+def build_sequence_game() -> Game:
+    game = Game.default()
+    for blue, green in zip(["B3", "C3", "D3", "E3"], ["B7", "C7", "D7", "E7"], strict=True):
+        game.push(Move.board_place("blue", blue))
+        game.push(Move.board_place("green", green))
+    game.push(Move.board_place("blue", "F3"))
+    assert game.sequence_counts()["blue"] == 1
+    return game

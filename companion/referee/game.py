@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -164,6 +165,18 @@ class Game(MoveJudge):
                 "hand_size", f"no hand size for {len(self.players)} players; set option hand_sizes"
             )
         return CardPiles.deal(cards, [p.name for p in self.players], size, seed)
+
+    def copy(self) -> Game:
+        """An independent copy (same rules and layout objects, own board, history and cards)."""
+        other = copy.copy(self)
+        other._board = list(self._board)
+        other._sequences = {c: list(v) for c, v in self._sequences.items()}
+        other._locked = Counter(self._locked)
+        other._pending, other._lost = set(self._pending), set(self._lost)
+        other._journal, other._moves = list(self._journal), list(self._moves)
+        other._rulings, other._undo = list(self._rulings), list(self._undo)
+        other.piles = self.piles.copy() if self.piles is not None else None
+        return other
 
     # ----------------------------------------------------------------- state
     @property
@@ -380,7 +393,9 @@ class Game(MoveJudge):
         if undo.cell is not None and move.kind in (PLACE, REMOVE):
             self._board[index(undo.cell)] = undo.old_chip
         if undo.sequences is not None:
-            self._sequences = undo.sequences
+            self._sequences = {
+                c: list(v) for c, v in undo.sequences.items()
+            }  # copies may share undo
             self._locked = Counter(
                 c
                 for lines in self._sequences.values()
@@ -389,7 +404,7 @@ class Game(MoveJudge):
                 if c not in CORNERS
             )
         if undo.piles is not None:
-            self.piles = undo.piles
+            self.piles = undo.piles.copy()
         return move
 
     def choose_sequence(self, color: str, cells: Iterable[Cell | str]) -> Ruling:
