@@ -152,3 +152,32 @@ def test_parallel_jobs_write_the_same_files(tmp_path):
         )
     for path in sorted((tmp_path / "one").glob("frame_*")):
         assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name
+
+
+def test_annotated_copies_show_the_truth(tmp_path):
+    assert (
+        main(
+            [
+                "render",
+                str(tmp_path),
+                "--count",
+                "1",
+                "--seed",
+                "31",
+                "--size",
+                "320x240",
+                "--no-board",
+                "0",
+                "--annotate",
+                "--quiet",
+                "--format",
+                "png",
+            ]
+        )
+        == 0
+    )
+    plain = cv2.imread(str(tmp_path / "frame_0000.png"))
+    marked = cv2.imread(str(tmp_path / "annotated" / "frame_0000.jpg"))
+    assert marked.shape == plain.shape
+    assert (cv2.absdiff(plain, marked).max(axis=2) > 60).mean() > 0.01  # grid lines drawn
+    assert truth.image_files(tmp_path / "annotated") == []  # no sidecars: eval skips them

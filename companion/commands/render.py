@@ -109,6 +109,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(a calibration reference) for every frame that has a board",
     )
     p.add_argument(
+        "--annotate",
+        action="store_true",
+        help="also write OUT_DIR/annotated/NAME.jpg with the truth drawn on the frame",
+    )
+    p.add_argument(
         "--jobs",
         type=_count,
         default=1,
@@ -185,6 +190,8 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--prefix {args.prefix}")
     if args.empty_refs:
         parts.append("--empty-refs")
+    if args.annotate:
+        parts.append("--annotate")
     return " ".join(parts)
 
 
@@ -211,6 +218,11 @@ def render_one(job: tuple) -> dict:
     name = out / f"{options['prefix']}_{index:04d}.{options['fmt']}"
     try:
         _write(image, truth, spec, name, options["fmt"])
+        if options["annotate"]:
+            from companion.render.truth import annotate
+
+            (out / "annotated").mkdir(exist_ok=True)
+            cv2.imwrite(str(out / "annotated" / f"{name.stem}.jpg"), annotate(image, truth))
         if options["empty_refs"] and spec.board:
             empty_spec = spec.with_frame(cells=EMPTY_BOARD, hands=(), seed=spec.seed + 1)
             (out / "empty").mkdir(exist_ok=True)
@@ -239,6 +251,7 @@ def _results(args: argparse.Namespace):
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
+        "annotate": args.annotate,
     }
     jobs = [(i, options) for i in range(args.count)]
     if args.jobs <= 1 or args.count == 1:

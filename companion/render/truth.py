@@ -137,6 +137,33 @@ class Truth:
         return truth
 
 
+def annotate(image: np.ndarray, truth: Truth) -> np.ndarray:
+    """A copy of ``image`` with the truth drawn on it: the grid (A1 corner ringed, row 1 in
+    yellow), hidden cells crossed out in magenta and each chip's centre dotted."""
+    out = image.copy()
+    if not truth.board_found or truth.corners is None:
+        cv2.putText(out, "no board", (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 255), 2)
+        return out
+    h = truth.homography()
+
+    def pt(x: float, y: float) -> tuple[int, int]:
+        p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), h)[0, 0]
+        return int(round(p[0])), int(round(p[1]))
+
+    for i in range(SIZE + 1):
+        color = (0, 230, 255) if i == 0 else (255, 200, 0)
+        cv2.line(out, pt(0, i), pt(SIZE, i), color, 1, cv2.LINE_AA)
+        cv2.line(out, pt(i, 0), pt(i, SIZE), (255, 200, 0), 1, cv2.LINE_AA)
+    cv2.circle(out, pt(0, 0), 8, (0, 230, 255), 2, cv2.LINE_AA)
+    if truth.occluded is not None:
+        for r, c in zip(*np.nonzero(truth.occluded), strict=True):
+            cv2.line(out, pt(c, r), pt(c + 1, r + 1), (255, 0, 255), 1, cv2.LINE_AA)
+            cv2.line(out, pt(c + 1, r), pt(c, r + 1), (255, 0, 255), 1, cv2.LINE_AA)
+    for x, y in (truth.chips or {}).values():
+        cv2.circle(out, (int(round(x)), int(round(y))), 2, (255, 255, 255), -1)
+    return out
+
+
 def sidecar_path(path: str | Path) -> Path:
     """``frames/x.jpg`` -> ``frames/x.json`` (a ``.json`` path is returned unchanged)."""
     path = Path(path)
