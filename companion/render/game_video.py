@@ -142,9 +142,15 @@ def demo_script() -> list[Step]:
 
 
 def random_script(
-    rng: np.random.Generator, moves: int = 10, colors=("blue", "green")
+    rng: np.random.Generator,
+    moves: int = 10,
+    colors=("blue", "green"),
+    avoid: set[tuple[int, int]] | frozenset = frozenset(),
 ) -> list[Step]:
-    """A random legal board-only game of ``moves`` moves with removals, hovers and misreads."""
+    """A random legal board-only game of ``moves`` moves with removals, hovers and misreads.
+
+    ``avoid``: cells no chip goes to (e.g. under a card the scene leaves lying on the board).
+    """
     from companion.referee import Game, Move
 
     game = Game(players=[(c.title(), c) for c in colors])
@@ -166,7 +172,7 @@ def random_script(
             kind = REMOVE
         else:
             # not the cell the last move cleared: a camera cannot tell that from a put-back
-            open_cells = [c for c in game.open_cells() if c != cleared]
+            open_cells = [c for c in game.open_cells() if c != cleared and c not in avoid]
             cell = open_cells[int(rng.integers(0, len(open_cells)))]
             move = Move.board_place(color, cell)
             kind = PLACE
@@ -175,6 +181,14 @@ def random_script(
         cleared = cell if kind == REMOVE else None
         script.append(Step(kind, color, cell_name(cell)))
     return script
+
+
+def covered_cells(spec: RenderSpec) -> set[tuple[int, int]]:
+    """Cells the scene itself hides (cards or objects lying on the board), without hands."""
+    _, truth = render_frame(spec.with_frame(hands=()))
+    if truth.occluded is None:
+        return set()
+    return {(int(r), int(c)) for r, c in zip(*np.nonzero(truth.occluded), strict=True)}
 
 
 def _random_cell(rng: np.random.Generator) -> str:

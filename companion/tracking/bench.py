@@ -34,6 +34,7 @@ from companion.capture.sources import open_source
 from companion.render.game_video import (
     Timeline,
     TruthReader,
+    covered_cells,
     demo_script,
     demo_spec,
     random_script,
@@ -81,6 +82,12 @@ def _game_spec(seed: int, size=(640, 480)):
         board_fraction=float(rng.uniform(0.55, 0.8)),
     )
     return spec.with_frame(cells=EMPTY_BOARD, hands=(), seed=0)  # a game starts empty
+
+
+def _random_game(seed: int, moves: int):
+    spec = _game_spec(seed)
+    script = random_script(np.random.default_rng(1000 + seed), moves, avoid=covered_cells(spec))
+    return spec, script, 15.0
 
 
 def _rendered(work: Path, name: str, make) -> tuple[Path, dict]:
@@ -323,11 +330,7 @@ def run(args: argparse.Namespace) -> int:
         video, meta = _rendered(
             work,
             name,
-            lambda seed=seed: (
-                _game_spec(seed),
-                random_script(np.random.default_rng(1000 + seed), moves),
-                15.0,
-            ),
+            lambda seed=seed: _random_game(seed, moves),
         )
         runs["vision"].append({"name": name, **replay_against_truth(video, meta)})
         runs["perfect_reads"].append(
