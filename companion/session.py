@@ -194,10 +194,12 @@ class GameSession:
     def process_frame(self, frame: Frame) -> None:
         """Feed one frame (the background thread and ``companion replay`` both call this)."""
         motion = self._motion.update(frame.image)
+        # the vision runs outside the lock so the web page is never kept waiting by it
+        reading = None
+        if self.tracker.wants_reading(frame.timestamp, motion):
+            reading = self.reader.read(frame.image)
         with self._lock:
-            reading = None
-            if self.tracker.wants_reading(frame.timestamp, motion):
-                reading = self.reader.read(frame.image)
+            if reading is not None:
                 self._latest_reading = reading
             update = self.tracker.update(frame.timestamp, motion, reading)
             self._latest = frame
