@@ -151,12 +151,12 @@ def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
         if len(cluster) < 30:
             continue
         hull = cv2.convexHull(pts[cluster].astype(np.float32))
-        q = quad_from_contour(hull)
-        if q is None:
-            rect = cv2.minAreaRect(hull)
-            q = order_quad(cv2.boxPoints(rect))
-        centre = q.mean(axis=0)
-        quads.append(order_quad(centre + (q - centre) * (10 / 9)))
+        # the hull's sides (keeps perspective) and the smallest rotated rectangle (robust to
+        # a ragged hull); the grid fit decides which is better
+        for q in (quad_from_contour(hull), order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))):
+            if q is not None:
+                centre = q.mean(axis=0)
+                quads.append(order_quad(centre + (q - centre) * (10 / 9)))
     return quads
 
 
