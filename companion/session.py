@@ -56,6 +56,16 @@ FRAME_EVENT_INTERVAL = 0.2  # seconds between "frame" ticks to subscribers
 QUEUE_SIZE = 256
 CELL_VALUES = {".": None, "B": "blue", "G": "green", "R": "red"}
 
+# Rulings the session gives itself (not the referee), keyed like the referee's texts so the web
+# layer can translate them by code and rule id.
+SESSION_CODE_TEXTS = {
+    "board_mismatch": "The board does not match the game; the cells named must be fixed.",
+}
+SESSION_RULE_TEXTS = {
+    "board.mismatch": "Each turn adds one chip of the side to move or removes one chip; when the "
+    "board shows anything else, the game waits until the table makes it match again. (referee)",
+}
+
 # session statuses (the tracker's plus the ones only the session knows)
 WAITING_FOR_BOARD = "waiting_for_board"
 CAMERA_LOST = "camera_lost"
@@ -607,6 +617,8 @@ def _jpeg(image: np.ndarray, quality: int) -> bytes | None:
 
 __all__ = [
     "CAMERA_LOST",
+    "SESSION_CODE_TEXTS",
+    "SESSION_RULE_TEXTS",
     "DEFAULT_SETUP",
     "GAME_OVER",
     "WAITING_FOR_BOARD",
