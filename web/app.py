@@ -90,7 +90,9 @@ def create_app(
     def page():
         chosen = request.args.get("lang") or request.cookies.get("lang")
         lang = i18n.negotiate(chosen, request.headers.get("Accept-Language"))
-        return render_template("index.html", lang=lang, languages=i18n.languages())
+        return render_template(
+            "index.html", lang=lang, languages=i18n.languages(), catalog=i18n.catalog_for(lang)
+        )
 
     @app.after_request
     def add_headers(response):

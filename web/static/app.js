@@ -77,10 +77,22 @@ function toast(message, kind) {
 
 // ------------------------------------------------------------------ translations
 
+/* The page arrives with its language's texts embedded (no flash of English); other languages
+ * are fetched when a viewer switches. */
+function embeddedCatalog() {
+  const node = document.getElementById("i18n-catalog");
+  try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
+}
+
 async function loadLanguage(lang) {
-  const response = await fetch("/api/i18n/" + encodeURIComponent(lang));
-  if (!response.ok) throw new Error("no translations for " + lang);
-  app.catalog = await response.json();
+  const embedded = embeddedCatalog();
+  if (embedded && embedded.lang === lang) {
+    app.catalog = embedded;
+  } else {
+    const response = await fetch("/api/i18n/" + encodeURIComponent(lang));
+    if (!response.ok) throw new Error("no translations for " + lang);
+    app.catalog = await response.json();
+  }
   document.documentElement.lang = app.catalog.lang;
   document.documentElement.dataset.lang = app.catalog.lang;
   $("lang").value = app.catalog.lang;
