@@ -30,7 +30,8 @@ STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it w
 REORIENT_MARGIN = 0.3
 LOCATE_CANDIDATES = 3
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
-BLANK_WEIGHT = 3.0  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+BLANK_WEIGHT = 3.0
+CORNER_WEIGHT = 1.0  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
@@ -141,8 +142,16 @@ class BoardReader:
         ink pattern matches the layout best, the fewest cells unknown)."""
         best: tuple[float, BoardReading, tuple] | None = None
         calibrated = self.orientation if self.calibration is not None else None
-        for fit in locate_candidates(bgr, limit=LOCATE_CANDIDATES):
-            self.quad, self.located_by = fit.quad, fit.source
+        fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES)
+        trials = [(f.quad, f.source) for f in fits]
+        if fits:  # a margin or frame line can fool the fit by exactly one cell
+            h, w = bgr.shape[:2]
+            for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                moved = shifted_quad(fits[0].quad, dx, dy)
+                if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
+                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})"))
+        for quad, source in trials:
+            self.quad, self.located_by = quad, source
             self.orientation = calibrated
             grid = warp_grid(bgr, self.quad)
             self._cache = chips.MeasureCache()
@@ -199,7 +208,10 @@ class BoardReader:
         for r, c in CORNER_CELLS:
             blank[r, c] = False
         self._last_plausibility = (
-            vote.scores[self.orientation] - unknown - BLANK_WEIGHT * float(blank.mean())
+            vote.scores[self.orientation]
+            - unknown
+            - BLANK_WEIGHT * float(blank.mean())
+            + CORNER_WEIGHT * corner_likeness(grid)
         )
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
@@ -215,6 +227,39 @@ class BoardReader:
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
         )
+
+
+def shifted_quad(quad: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """The grid quad moved by whole cells along its own columns (dx) and rows (dy)."""
+    grid = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    hom = cv2.getPerspectiveTransform(grid, np.asarray(quad, np.float32))
+    moved = (grid + np.float32([dx, dy])).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(moved, hom).reshape(4, 2).astype(np.float64)
+
+
+def corner_likeness(grid_bgr: np.ndarray) -> float:
+    """How much the 4 corner cells look like each other rather than like their neighbours.
+
+    The free corners print the same emblem (or nothing) and never hold a chip, so on the real
+    grid they resemble each other more than the cards beside them; on a grid off by a cell, two
+    "corners" are ordinary cards. Descriptor: the inner part's mean colour (relative to the
+    board's white) and its contrast. Positive when the corners stand out together.
+    """
+    h, w = grid_bgr.shape[:2]
+    ch, cw = h // 10, w // 10
+    white = float(np.percentile(grid_bgr, 95)) + 1.0
+
+    def desc(r: int, c: int) -> np.ndarray:
+        y0, x0 = r * ch + ch // 5, c * cw + cw // 5
+        patch = grid_bgr[y0 : y0 + ch * 3 // 5, x0 : x0 + cw * 3 // 5].reshape(-1, 3)
+        patch = patch.astype(np.float32) * (255.0 / white)
+        return np.concatenate([patch.mean(axis=0), [patch.mean(axis=1).std() * 2]])
+
+    corners = [desc(r, c) for r, c in CORNER_CELLS]
+    near = [desc(r, c) for r, c in ((0, 1), (1, 0), (0, 8), (1, 9), (8, 0), (9, 1), (9, 8), (8, 9))]
+    inner = np.mean([np.abs(a - b).mean() for i, a in enumerate(corners) for b in corners[i + 1 :]])
+    across = np.mean([np.abs(a - b).mean() for a in corners for b in near])
+    return float((across - inner) / (across + inner + 1e-6))
 
 
 def analyze_image(bgr: np.ndarray, calibration=None) -> BoardReading:
