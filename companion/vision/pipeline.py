@@ -33,6 +33,7 @@ BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no 
 BLANK_WEIGHT = 3.0
 CORNER_WEIGHT = 1.0  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
+INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
 
@@ -86,6 +87,7 @@ class BoardReader:
         self._contrast0: float | None = None  # boundary contrast when the grid was located
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
+        self._last_vote = None
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.orientation = calibration.orientation
@@ -161,7 +163,14 @@ class BoardReader:
                 continue
             plausibility = self._last_plausibility
             if best is None or plausibility > best[0]:
-                state = (self.quad, self.located_by, self.orientation, self._cache, grid)
+                state = (
+                    self.quad,
+                    self.located_by,
+                    self.orientation,
+                    self._cache,
+                    grid,
+                    self._last_vote,
+                )
                 best = (plausibility, reading, state, trial_notes)
         if best is None:
             self.quad = None
@@ -169,7 +178,7 @@ class BoardReader:
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
         _, reading, state, trial_notes = best
-        self.quad, self.located_by, self.orientation, self._cache, grid = state
+        self.quad, self.located_by, self.orientation, self._cache, grid, self._last_vote = state
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
         return reading
@@ -190,8 +199,11 @@ class BoardReader:
         vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
         unknown = float((symbols == "?").mean())
         if self.orientation is None:
-            if vote.margin < ORIENT_MARGIN_MIN:
-                notes.append(f"no clear red/black ink pattern (margin {vote.margin:.2f})")
+            if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
+                notes.append(
+                    "the printed red/black pattern does not match the classic layout "
+                    f"(match {vote.scores[vote.orientation]:.2f}, margin {vote.margin:.2f})"
+                )
                 return BoardReading(board_found=False, notes=notes)
             self.orientation = vote.orientation
         elif (
@@ -207,6 +219,7 @@ class BoardReader:
         blank = (content < BLANK_CONTENT) & (symbols != "?")
         for r, c in CORNER_CELLS:
             blank[r, c] = False
+        self._last_vote = vote
         self._last_plausibility = (
             vote.scores[self.orientation]
             - unknown
