@@ -147,6 +147,10 @@ def test_a_settled_board_is_rechecked_slowly_until_something_moves():
     tracker.update(1.2, 0.5)  # a hand
     tracker.update(1.3, 0.0, reading(EMPTY))
     assert tracker.wants_reading(1.4, 0.0)
+    feed(tracker, [(0.5, 0.0, EMPTY)], start=1.4)
+    assert tracker.status == STILL and not tracker.wants_reading(2.0, 0.0)
+    tracker.update(2.8, 0.0, reading(board_with(C3="B")))  # a change without motion
+    assert tracker.wants_reading(2.9, 0.0)  # confirmed at the fast rate
 
 
 def test_accept_and_rearm_control_announcements():

@@ -37,7 +37,8 @@ SETTLING = "settling"  # still, but not for long enough yet (shown as "watching"
 @dataclass(frozen=True, slots=True)
 class TrackerConfig:
     still_window: float = 0.5  # seconds of stillness and full visibility before a board counts
-    motion_threshold: float = 0.004  # motion score (share of moving pixels) that means "moving"
+    motion_threshold: float = 0.0008  # motion score (share of moving pixels) meaning "moving":
+    # about 6 pixels of the 96-pixel-wide grey frame, so a small hand far away still counts
     min_confidence: float = 0.0  # a cell read with less confidence counts as unreadable
     read_interval: float = 0.1  # seconds between vision reads while still (see wants_reading)
     settled_interval: float = 1.0  # seconds between reads once the board has settled: only
@@ -131,6 +132,8 @@ class BoardTracker:
             NO_BOARD: self.config.no_board_interval,
             STILL: self.config.settled_interval,
         }.get(self.status, self.config.read_interval)
+        if self._pending():  # a cell is changing: confirm it quickly
+            interval = self.config.read_interval
         return last is None or timestamp - last >= interval - 1e-9
 
     # -- the frame loop ------------------------------------------------------------------------
@@ -182,6 +185,9 @@ class BoardTracker:
                 if row[c] == UNKNOWN or (conf is not None and floor > 0 and conf[r][c] < floor):
                     hidden.append((r, c))
         return tuple(hidden)
+
+    def _pending(self) -> bool:
+        return any(v is not None for row in self._candidate for v in row)
 
     def _apply_overrides(self, cells: list[str]) -> list[str]:
         if not self._overrides:
