@@ -24,7 +24,8 @@ def test_a_full_house_degrades_to_polling_then_goes_live():
     port = server.server.effective_port
     hog = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     hog.request("GET", "/api/events")
-    assert hog.getresponse().status == 200  # the only live slot is taken
+    held = hog.getresponse()  # keep a reference: dropping it may close the socket
+    assert held.status == 200  # the only live slot is taken
     try:
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -32,7 +33,8 @@ def test_a_full_house_degrades_to_polling_then_goes_live():
             page.goto(server.url + "/")
             wait_for(page, "document.querySelectorAll('#rulings li').length === 1")
             assert not page.evaluate("document.getElementById('live-dot').classList.contains('on')")
-            hog.close()  # a viewer leaves
+            held.close()  # a viewer leaves
+            hog.close()
             wait_for(page, "document.getElementById('live-dot').classList.contains('on')", 15)
             session.play("C3")
             wait_for(page, "document.querySelectorAll('#rulings li').length === 2", 5)
