@@ -7,10 +7,10 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
 - while anything moves (motion above the threshold) the status is ``watching`` and readings are
   ignored: a hand over the board never produces a move;
 - a reading with no board, or with more than ``max_hidden`` cells unreadable (``?`` or below the
-  confidence floor), restarts the stillness clock; so does any change of a hidden set larger
-  than ``doubt_cells`` (a hand or a card moving over the board). Unreadable cells keep their
-  last value: a card left lying on the board, or a vision doubt, never invents or loses a chip,
-  and the rest of the board is still refereed;
+  confidence floor), restarts the stillness clock. Fewer unreadable cells keep their last value:
+  a card left lying on the board, a hand held still, or a vision doubt never invents or loses a
+  chip, and the rest of the board is still refereed (anything that moves is caught by the
+  motion gate);
 - per-cell hysteresis: a cell takes a new value only after that value was read in every reading
   for ``still_window`` seconds and at least ``min_reads`` times, so a misread that lasts a few
   frames is never seen downstream;
@@ -46,8 +46,6 @@ class TrackerConfig:
     no_board_interval: float = 0.5  # seconds between reads while no board is found (locating
     # a board from scratch is the vision's slow path)
     min_reads: int = 3  # a cell changes only after this many agreeing reads (and the window)
-    doubt_cells: int = 3  # this many unreadable cells may come and go (vision doubts); a
-    # larger hidden set (something lying on the board) must stay the same for the whole window
     max_hidden: int = 40  # more unreadable cells than this: the board is not in view enough
 
     def __post_init__(self) -> None:
@@ -76,7 +74,6 @@ class BoardTracker:
         self._candidate_reads: list[list[int]] = []
         self._announced: list[str] | None = None
         self._last_cells: list[str] | None = None
-        self._hidden: tuple[tuple[int, int], ...] = ()
         self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
         self.reset(expected or ["*........*"] + ["." * 10] * 8 + ["*........*"])
 
@@ -154,14 +151,10 @@ class BoardTracker:
             self.status = NO_BOARD
             return TrackerUpdate(NO_BOARD)
         hidden = self._hidden_cells(reading)
-        previous, self._hidden = self._hidden, hidden
         if len(hidden) > cfg.max_hidden:
             self._still_since = None
             self.status = WATCHING
             return TrackerUpdate(WATCHING, hidden=hidden)
-        if hidden != previous and max(len(hidden), len(previous)) > cfg.doubt_cells:
-            # something covering the board moved: start the stillness clock again
-            self._still_since = timestamp
         if self._still_since is None:
             self._still_since = timestamp
         self._last_cells = list(reading.cells)
