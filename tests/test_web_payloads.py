@@ -62,12 +62,12 @@ def test_cell_correction_accepts_names_and_words():
     assert parse_cell_correction({"cell": [0, 1], "value": "r"}).cell == "B1"
 
 
-@pytest.mark.parametrize("card", ["7S", "7s", "10H", "TH", "JD", "AC", " qh "])
+@pytest.mark.parametrize("card", ["7S", "7s", "10H", "TH", "JD", "AC", " qh ", "3+4", "plus"])
 def test_cards_accepted(card):
     assert parse_card(card) == card.strip().upper()
 
 
-@pytest.mark.parametrize("card", ["1S", "7X", "", "11H", "JOKER", None, 7])
+@pytest.mark.parametrize("card", ["1S", "7X", "", "11H", "JOKER", None, 7, "3*4", "123+4"])
 def test_cards_refused(card):
     with pytest.raises(PayloadError) as info:
         parse_card(card)

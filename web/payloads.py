@@ -38,6 +38,8 @@ TABLE_OPTIONS = frozenset(
     }
 )
 CARD_PATTERN = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
+# Sequence Numbers cards: an equation ("3+4", "12-5"), a number, PLUS or MINUS.
+NUMBERS_CARD_PATTERN = re.compile(r"^(\d{1,2}\s*[+-]\s*\d{1,2}|\d{1,2}|PLUS|MINUS)$")
 
 
 class PayloadError(ValueError):
@@ -67,13 +69,17 @@ def _text(body: dict[str, Any], key: str, *, required: bool = True) -> str | Non
 
 
 def parse_card(value: Any) -> str:
-    """``"7s"`` -> ``"7S"``; ``"10H"`` and ``"TH"`` are both accepted as given (upper-cased)."""
-    if not isinstance(value, str) or not CARD_PATTERN.match(value.strip().upper()):
+    """``"7s"`` -> ``"7S"``; ``"10H"`` and ``"TH"`` are both accepted as given (upper-cased),
+    as are Sequence Numbers cards (``"3+4"``, ``"PLUS"``). The session checks the card against
+    the game being played."""
+    text = value.strip().upper() if isinstance(value, str) else ""
+    if not (CARD_PATTERN.match(text) or NUMBERS_CARD_PATTERN.match(text)):
         raise PayloadError(
             "bad_card",
-            f"{value!r} is not a card; use rank then suit, e.g. 7S, 10H, QD, JC (suits S H D C)",
+            f"{value!r} is not a card; use rank then suit, e.g. 7S, 10H, QD, JC "
+            "(suits S H D C), or in Sequence Numbers an equation such as 3+4, PLUS or MINUS",
         )
-    return value.strip().upper()
+    return text.replace(" ", "")
 
 
 def _cell(value: Any) -> str:
