@@ -583,7 +583,8 @@ function renderDispute() {
     img.onerror = () => { img.hidden = true; missing.hidden = false; };
     let src = null;
     if (legal) src = "/api/evidence/" + number + "/" + which + ".jpg";
-    else if (which === "after" && ruling) src = "/api/board.jpg?t=" + Date.now();
+    // a board mismatch is clearest on the camera picture, where the cells in question are red
+    else if (which === "after" && ruling) src = (ruling.code === "board_mismatch" ? "/api/frame.jpg" : "/api/board.jpg") + "?t=" + Date.now();
     if (!src) {
       img.removeAttribute("src");
       img.hidden = true;
