@@ -81,23 +81,26 @@ def test_serve_starts_prints_url_and_pin_and_stops_on_ctrl_c():
             process.wait()
 
 
-def test_the_page_calibration_step_writes_a_calibration_file(tmp_path):
-    """Through the API: the table confirms the orientation, the file is written and loads."""
+def test_the_page_calibration_step_writes_a_calibration_file_and_uses_it(tmp_path):
+    """Through the API: the table confirms the orientation, the file is written and loads, and
+    the running game reads the board with it from now on."""
     from companion.calibration import load
     from companion.web.app import create_app
     from companion.web.replay import demo_video
 
     from companion.capture import open_source
-    from companion.commands.serve import CalibrationStep
+    from companion.commands.serve import CalibrationStep, SwappableReader
     from companion.session import GameSession
     from companion.store import Store
+    from companion.vision import BoardReader
 
-    session = GameSession(store=Store())
+    reader = SwappableReader(BoardReader())
+    session = GameSession(store=Store(), reader=reader)
     with open_source(str(demo_video())) as source:
         for _ in range(3):
             session.process_frame(source.read())
     path = tmp_path / "table.json"
-    app = create_app(session, "5555", calibrate=CalibrationStep(session, path))
+    app = create_app(session, "5555", calibrate=CalibrationStep(session, path, reader))
     client = app.test_client()
     refused = client.post("/api/calibration", json={"orientation": 0})
     assert refused.status_code == 401
@@ -106,6 +109,8 @@ def test_the_page_calibration_step_writes_a_calibration_file(tmp_path):
     )
     assert answer.status_code == 200
     assert answer.get_json()["result"]["file"] == str(path)
+    assert answer.get_json()["result"]["in_use"] is True
+    assert reader.inner.calibration is not None
     calibration = load(path)
     assert calibration.orientation == 0
     assert calibration.corners.shape == (4, 2)

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         pin,
         stream_fps=args.stream_fps,
         max_streams=streams_for(args.viewers),
-        calibrate=CalibrationStep(session, calibration_path),
+        calibrate=CalibrationStep(session, calibration_path, getattr(session, "reader", None)),
     )
     try:
         server = make_server(app, args.host, args.port, viewers=args.viewers)
@@ -153,31 +153,52 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
         store = Store(args.db or ":memory:")
     except StoreError as exc:
         raise UsageError(f"cannot use database {args.db}: {exc}") from None
-    reader = None
+    from companion.vision import BoardReader
+
+    calibration = None
     if args.calibration and Path(args.calibration).exists():
         from companion.calibration import CalibrationError, load
-        from companion.vision import BoardReader
 
         try:
-            reader = BoardReader(calibration=load(args.calibration))
+            calibration = load(args.calibration)
         except CalibrationError as exc:
             raise UsageError(f"cannot use calibration {args.calibration}: {exc}") from None
         label += f", calibrated by {args.calibration}"
+    reader = SwappableReader(BoardReader(calibration=calibration))
     return GameSession(store=store, source=source, reader=reader), label
+
+
+class SwappableReader:
+    """The session's board reader, which the page's calibration step can replace while the game
+    runs (the session takes any object with ``read`` and ``straighten``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def use(self, inner: Any) -> None:
+        self.inner = inner  # one reference swap: the frame loop sees the old or the new reader
+
+    def read(self, bgr: Any) -> Any:
+        return self.inner.read(bgr)
+
+    def straighten(self, bgr: Any) -> Any:
+        return self.inner.straighten(bgr)
 
 
 class CalibrationStep:
     """The page's calibration step for a session that cannot recalibrate itself.
 
     Builds a calibration (corners, orientation, empty-board reference, chip colours) from the
-    camera's latest frame with ``companion.calibration`` and writes it to ``path``; the next
-    ``companion serve --calibration PATH`` reads the board with it. The orientation the table
-    confirmed is kept for the empty-board capture that follows.
+    camera's latest frame with ``companion.calibration``, writes it to ``path`` (the next
+    ``companion serve --calibration PATH`` starts with it) and, given the session's
+    ``SwappableReader``, puts it in use at once. The orientation the table confirmed is kept
+    for the empty-board capture that follows.
     """
 
-    def __init__(self, session: Any, path: Path) -> None:
+    def __init__(self, session: Any, path: Path, reader: Any = None) -> None:
         self.session = session
         self.path = path
+        self.reader = reader
         self.orientation: int | None = None
         self._lock = threading.Lock()
 
@@ -197,11 +218,15 @@ class CalibrationStep:
             frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
             calibration = calibrate_image(frame, orientation=self.orientation, source="web page")
             save(calibration, self.path)
+            if hasattr(self.reader, "use"):
+                from companion.vision import BoardReader
+
+                self.reader.use(BoardReader(calibration=calibration))
         return {
             "orientation": calibration.orientation,
             "empty_board": capture_empty,
             "file": str(self.path),
-            "applies": f"from the next start: companion serve --calibration {self.path}",
+            "in_use": hasattr(self.reader, "use"),
         }
 
 
