@@ -31,7 +31,9 @@ REORIENT_MARGIN = 0.3
 LOCATE_CANDIDATES = 3
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
 BLANK_WEIGHT = 3.0
-CORNER_WEIGHT = 1.0  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+CORNER_WEIGHT = 1.0
+PLAUSIBLE_MIN = 0.2  # a board read from scratch less plausible than this is not reported
+SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
@@ -144,15 +146,22 @@ class BoardReader:
         ink pattern matches the layout best, the fewest cells unknown)."""
         best: tuple[float, BoardReading, tuple] | None = None
         calibrated = self.orientation if self.calibration is not None else None
+        self._trials = []
         fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES)
-        trials = [(f.quad, f.source) for f in fits]
-        if fits:  # a margin or frame line can fool the fit by exactly one cell
-            h, w = bgr.shape[:2]
-            for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        trials = [(f.quad, f.source, 0.0) for f in fits[:1]]
+        h, w = bgr.shape[:2]
+        for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            # a margin or frame line can fool the fit by exactly one cell; a moved grid must
+            # read clearly better than the fitted one, and only when the fitted one reads at all
+            if fits:
                 moved = shifted_quad(fits[0].quad, dx, dy)
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
-                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})"))
-        for quad, source in trials:
+                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})", SHIFT_MARGIN))
+        trials += [(f.quad, f.source, 0.0) for f in fits[1:]]
+        first_ok = False
+        for i, (quad, source, handicap) in enumerate(trials):
+            if handicap and not first_ok:
+                continue
             self.quad, self.located_by = quad, source
             self.orientation = calibrated
             grid = warp_grid(bgr, self.quad)
@@ -161,7 +170,9 @@ class BoardReader:
             reading = self._read_grid(grid, trial_notes)
             if not reading.board_found:
                 continue
-            plausibility = self._last_plausibility
+            first_ok = first_ok or i == 0
+            plausibility = self._last_plausibility - handicap
+            self._trials.append((source, round(plausibility, 3)))
             if best is None or plausibility > best[0]:
                 state = (
                     self.quad,
@@ -172,7 +183,7 @@ class BoardReader:
                     self._last_vote,
                 )
                 best = (plausibility, reading, state, trial_notes)
-        if best is None:
+        if best is None or (calibrated is None and best[0] < PLAUSIBLE_MIN):
             self.quad = None
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
