@@ -35,6 +35,7 @@ TABLE_OPTIONS = frozenset(
         "forgotten_draw",
         "table_talk_penalty",
         "no_move_policy",
+        "full_board",
     }
 )
 CARD_PATTERN = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
