@@ -313,7 +313,7 @@ function buildBoard(board) {
       const name = cellName(r, c);
       const label = app.layout ? cardLabel(app.layout[r][c]) : "";
       const card = app.layout ? app.layout[r][c] : "";
-      const node = el("button", { type: "button", class: "cell", role: "gridcell", "data-cell": name,
+      const node = el("button", { type: "button", class: "cell", "data-cell": name,
         onclick: () => openCellDialog(name) },
         el("span", { class: "cell-card " + cardClass(card), text: card === "*" || card === "FREE" ? "★" : label }),
         el("span", { class: "cell-name", text: name }),
