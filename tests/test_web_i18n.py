@@ -10,6 +10,7 @@ import pytest
 from companion.web import i18n
 
 from companion.referee import CODE_TEXTS, RULE_TEXTS
+from companion.session import SESSION_CODE_TEXTS, SESSION_RULE_TEXTS
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 OTHER_LANGUAGES = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -31,8 +32,8 @@ def test_the_five_languages_are_shipped():
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_every_referee_code_and_rule_is_translated(lang):
     english = i18n.english_catalog()
-    codes = set(CODE_TEXTS) | set(english["codes"])  # plus the session's own (board_mismatch)
-    rules = set(RULE_TEXTS) | set(english["rules"])
+    codes = set(CODE_TEXTS) | set(SESSION_CODE_TEXTS) | set(english["codes"])
+    rules = set(RULE_TEXTS) | set(SESSION_RULE_TEXTS) | set(english["rules"])
     assert i18n.missing_texts(lang, codes, rules) == {"ui": [], "codes": [], "rules": []}
 
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from functools import lru_cache
 from importlib import resources
@@ -42,15 +43,19 @@ def load_catalog(lang: str) -> dict[str, Any]:
 
 
 def referee_texts() -> dict[str, dict[str, str]]:
-    """English code and rule texts from the referee (empty if the referee has none)."""
-    try:
-        from companion import referee
-    except ImportError:
-        return {"codes": {}, "rules": {}}
-    return {
-        "codes": dict(getattr(referee, "CODE_TEXTS", {}) or {}),
-        "rules": dict(getattr(referee, "RULE_TEXTS", {}) or {}),
-    }
+    """English code and rule texts: the referee's, plus the session's own (board mismatch)."""
+    texts: dict[str, dict[str, str]] = {"codes": {}, "rules": {}}
+    for module_name, codes, rules in (
+        ("companion.referee", "CODE_TEXTS", "RULE_TEXTS"),
+        ("companion.session", "SESSION_CODE_TEXTS", "SESSION_RULE_TEXTS"),
+    ):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        texts["codes"].update(getattr(module, codes, None) or {})
+        texts["rules"].update(getattr(module, rules, None) or {})
+    return texts
 
 
 def english_catalog() -> dict[str, Any]:
