@@ -25,7 +25,7 @@ DEFAULT_MAX_STREAMS = 40  # 20 viewers, each with the events and the camera stre
 SECURITY_HEADERS = {
     # Everything is served from this origin: no CDN, no inline script.
     "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+        "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -61,7 +61,7 @@ def create_app(
 
     ``calibrate(orientation=..., capture_empty=...)`` carries out the page's calibration step
     when the session has no ``calibrate`` method of its own (``companion serve`` provides one
-    that writes a calibration file).
+    that builds a calibration from the latest frame, uses it at once and saves it).
     """
     from companion.web.api import api
 
@@ -70,7 +70,6 @@ def create_app(
         MAX_CONTENT_LENGTH=max_body_bytes,
         MAX_FORM_MEMORY_SIZE=max_body_bytes,
         MAX_FORM_PARTS=64,
-        JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
     app.json.ensure_ascii = False
