@@ -142,6 +142,7 @@ class GameSession:
         self._setup = stored.setup()
         self._rulings = list(stored.rulings)
         self._after_game_change(reset_tracker=True)
+        self._declared = _pending_declaration(stored.actions)
         self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
 
     def _after_game_change(self, reset_tracker: bool) -> None:
@@ -355,7 +356,12 @@ class GameSession:
         self._emit_state()
 
     def correct_cell(self, cell: str, value: str) -> None:
-        """The table says what really lies on ``cell`` (``.``, ``B``, ``G`` or ``R``)."""
+        """The table says what really lies on ``cell`` (``.``, ``B``, ``G`` or ``R``).
+
+        The tracker believes it from now on. If the corrected cell on its own is a move the
+        game missed (the vision did not see a chip), that move is ruled first, then the rest of
+        the board: so a missed move and the moves played after it all get their rulings.
+        """
         if value not in CELL_VALUES:
             raise SessionError("bad_value", f"a cell holds '.', 'B', 'G' or 'R', not {value!r}")
         try:
@@ -368,6 +374,12 @@ class GameSession:
             )
             self.tracker.correct(where, value)
             if self.tracker.status == STILL and self._latest is not None:
+                expected = self.game.board_strings()
+                alone = list(expected)
+                alone[where[0]] = _with_symbol(alone[where[0]], where[1], value)
+                missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
+                if missed.kind not in (NONE, MISMATCH):
+                    self._on_settled(alone, self._latest)
                 self._on_settled(self.tracker.stable_board, self._latest)
                 self.tracker.accept(self.tracker.stable_board)
         self._emit_state()
@@ -557,6 +569,21 @@ class GameSession:
         self._status, self._status_message = status, message
         if changed and emit:
             self._emit({"type": "status", "status": status, "message": message, "at": time.time()})
+
+
+def _pending_declaration(actions) -> tuple[str, str | None] | None:
+    """The card declared for the next move and not used yet, from a stored history."""
+    declared = None
+    for action in actions:
+        if action.kind == "card":
+            declared = (action.payload["card"], action.payload.get("player"))
+        elif action.kind == "undo" or (action.kind == "move" and action.legal):
+            declared = None
+    return declared
+
+
+def _with_symbol(row: str, col: int, symbol: str) -> str:
+    return row[:col] + symbol + row[col + 1 :]
 
 
 def _before_ruling(rulings: list[dict], move_number: int) -> list[dict]:

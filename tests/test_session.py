@@ -312,3 +312,25 @@ def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
         kinds.add(events.get_nowait()["type"])
     assert {"state", "frame", "status"} <= kinds
     session.unsubscribe(events)
+
+
+def test_a_move_the_vision_missed_is_recovered_by_correcting_its_cell(table):
+    table.move(EMPTY)  # blue put a chip on C3 but the vision reads nothing there
+    table.move(board_with(D4="G"))  # green plays: a green chip, but blue is to move
+    assert table.session.state()["status"] == "waiting_for_board"
+    table.session.correct_cell("C3", "B")
+    state = table.session.state()
+    assert state["moves"] == [{"color": "blue", "place": "C3"}, {"color": "green", "place": "D4"}]
+    assert state["status"] == "still" and state["mismatch"] == []
+    table.move(board_with(D4="G", E5="B"))  # C3 still misread as empty: the correction holds
+    assert state["to_move"]["team"] == "blue"
+    assert table.session.state()["moves"][-1] == {"color": "blue", "place": "E5"}
+
+
+def test_a_declared_card_survives_a_restart(tmp_path):
+    path = tmp_path / "g.db"
+    session = GameSession(store=Store(path), reader=ScriptedReader())
+    session.declare_card("2S")
+    session.store.close()
+    again = GameSession(store=Store(path), reader=ScriptedReader())
+    assert again.state()["declared_card"] == {"card": "2S", "player": None}

@@ -139,3 +139,18 @@ def test_unknown_game_and_empty_setup_are_clear_errors():
     assert info.value.code == "no_game"
     with pytest.raises(StoreError):
         store.create_game({"variant": "classic", "players": []})
+
+
+def test_an_unreadable_record_is_refused_and_nothing_is_stored():
+    from companion.referee import RecordError
+    from companion.store.records import import_record
+
+    store = Store()
+    bad = {
+        "players": [{"name": "Ann", "team": "blue"}, {"name": "Bo", "team": "green"}],
+        "moves": [{"player": "Ann", "card": "ZZ", "place": "B1"}],
+    }
+    with pytest.raises(RecordError) as info:
+        import_record(store, bad)
+    assert "ZZ" in info.value.message or "move 1" in info.value.message
+    assert store.game_ids() == []
