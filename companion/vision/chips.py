@@ -23,6 +23,7 @@ CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a c
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
+GLARE_ALL = 0.3  # a cell mostly clipped white could hide a washed-out chip
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a chip (a solid disc) at least
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
@@ -131,6 +132,11 @@ RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring pa
 PALETTE = 6
 
 
+def blown_out(bgr: np.ndarray) -> np.ndarray:
+    """Glare: pixels the camera clipped (all channels near 255 before any white balance)."""
+    return cv2.inRange(bgr, (245, 245, 245), (255, 255, 255))
+
+
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
     """The brightest (3x3-averaged) grey level of each cell: 10x10 float."""
     grey = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2GRAY)
@@ -220,7 +226,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         ring=ring_anomaly(rings, palette, chip_ring),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
         skin=_per_cell(masks["skin"], True, shape),
-        glare=_per_cell(masks["glare"], True, shape),
+        glare=_per_cell(blown_out(grid_bgr), True, shape),
         dark=_per_cell(masks["dark"], True, shape),
         dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), True, shape),
         white=whites / (float(np.median(whites)) + 1.0),
@@ -274,7 +280,7 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
         | (raw_best > RAW_MAX)
     )
     # glare washes a chip out: unsure when some chip colour shows around it
-    glared = (feats.glare > GLARE_MAX) & (raw_best >= 0.03)
+    glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03)) | (feats.glare > GLARE_ALL)
     # printed ink: some colour, but thin strokes that the erosion removes
     ink_raw, ink_solidity = INK_RAW_MAX, INK_SOLIDITY_MAX
     if best.size == 100:
