@@ -1,0 +1,80 @@
+"""Per-cell reading on a drawn, already straightened grid image (no locating involved)."""
+
+import cv2
+import numpy as np
+
+from companion.vision import chips
+from companion.vision.colour import ColourProfile
+
+CW = CH = 24
+
+
+def _grid():
+    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)  # grey gaps
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
+            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
+            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
+    return img
+
+
+def _disc(img, r, c, bgr, dx=0, dy=0):
+    centre = (c * CW + CW // 2 + dx, r * CH + CH // 2 + dy)
+    cv2.circle(img, centre, 8, bgr, -1)
+
+
+def _read(img):
+    feats, _ = chips.measure(img, ColourProfile())
+    return chips.classify(feats)
+
+
+def test_discs_are_chips_and_printed_ink_is_not():
+    img = _grid()
+    _disc(img, 2, 3, (170, 70, 20))  # blue
+    _disc(img, 5, 5, (40, 150, 30), dx=3, dy=-2)  # green, off-centre
+    _disc(img, 7, 1, (40, 30, 200))  # red
+    symbols, conf = _read(img)
+    assert symbols[2, 3] == "B" and symbols[5, 5] == "G" and symbols[7, 1] == "R"
+    assert conf[2, 3] > 0.8
+    others = np.ones((10, 10), bool)
+    others[[2, 5, 7], [3, 5, 1]] = False
+    assert set(symbols[others]) == {"."}  # red "7"s stay empty cells
+
+
+def test_an_arm_across_cells_makes_them_unknown_not_chips():
+    img = _grid()
+    _disc(img, 8, 8, (170, 70, 20))
+    arm = np.array([[0, 150], [70, 150], [110, 240], [0, 240]], np.int32)
+    cv2.fillPoly(img, [arm], (110, 150, 205))  # skin tone from the bottom-left corner
+    symbols, _ = _read(img)
+    under = symbols[7:, :3]
+    assert (under == "?").sum() >= 5
+    assert not set(under.ravel()) & {"B", "G", "R"}
+    assert symbols[8, 8] == "B" and symbols[0, 9] == "."
+
+
+def test_a_blue_sleeve_over_a_whole_cell_is_not_a_blue_chip():
+    img = _grid()
+    cv2.rectangle(img, (4 * CW - 6, 0), (5 * CW + 6, 4 * CH), (160, 60, 20), -1)
+    symbols, _ = _read(img)
+    assert not (symbols[:4, 4] == "B").any()
+
+
+def test_clipped_glare_over_a_cell_is_unknown():
+    img = _grid()
+    _disc(img, 3, 6, (170, 70, 20))
+    cv2.circle(img, (6 * CW + 12, 3 * CH + 12), 11, (255, 255, 255), -1)  # washed out
+    symbols, conf = _read(img)
+    assert symbols[3, 6] == "?"
+    assert conf[3, 6] == 0.0
+
+
+def test_grid_image_must_be_ten_cells_each_way():
+    try:
+        chips.shape_of(np.zeros((95, 240, 3), np.uint8))
+    except ValueError as exc:
+        assert "10 cells" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("a 95-pixel-high grid image must be refused")
