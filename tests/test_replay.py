@@ -166,3 +166,26 @@ def test_bench_harness_scores_a_small_rendered_game(tmp_path):
 def test_bench_refuses_bad_arguments(capsys):
     assert main(["bench", "replay", "--games", "-1", "--skip-throughput"]) == 2
     assert "--games" in capsys.readouterr().err
+
+
+def test_ctrl_c_still_writes_the_record(tmp_path, capsys, monkeypatch):
+    from companion.session import GameSession
+
+    real = GameSession.process_frame
+    seen = []
+
+    def stop_after_100(self, frame):
+        if len(seen) == 100:
+            raise KeyboardInterrupt
+        seen.append(frame.index)
+        real(self, frame)
+
+    monkeypatch.setattr(GameSession, "process_frame", stop_after_100)
+    out = tmp_path / "r.json"
+    assert main(["replay", str(DEMO / "game.mp4"), "--record", str(out), "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["interrupted"] and summary["frames"] == 100
+    record = json.loads(out.read_text())
+    expected = json.loads((DEMO / "expected_record.json").read_text())
+    assert 0 < len(record["moves"]) < len(expected["moves"])
+    assert record["moves"] == expected["moves"][: len(record["moves"])]

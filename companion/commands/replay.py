@@ -4,9 +4,13 @@ Runs every frame of SOURCE (a video file, a folder of frames, a stream URL or a 
 through the same ``GameSession`` the web page uses, shows a progress bar on stderr, writes the
 game record (the format ``companion check`` reads) and prints a JSON summary on stdout.
 
-Exit codes: 0 the source was replayed and the record written; 2 bad input (a source that cannot
-be opened, a bad ``--players`` or setup, an unusable ``--db`` or ``--calibration``, a record path
-that cannot be written), always with a one-line message and never a traceback.
+A live source (camera, stream) runs until Ctrl-C, which still writes the record; a camera that
+drops out is reopened with back-off.
+
+Exit codes: 0 the source was replayed (or interrupted) and the record written; 2 bad input (a
+source that cannot be opened, a bad ``--players`` or setup, an unusable ``--db`` or
+``--calibration``, a record path that cannot be written), always with a one-line message and
+never a traceback.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from companion.capture.reconnect import Reconnecting
 from companion.capture.sources import CaptureError, open_source
 from companion.referee import SetupError
 from companion.session import GameSession, SessionError, parse_players
@@ -121,17 +126,22 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     bar = ProgressBar(source.frame_count, enabled=not args.quiet)
+    # a live camera that drops out is reopened with back-off; files simply end
+    capture = Reconnecting(source, on_event=lambda event: bar.note(event.message))
     frames = 0
+    interrupted = False
     try:
-        for frame in source:
+        while (frame := capture.read()) is not None:
             session.process_frame(frame)
             frames += 1
             bar.update(frames, session.state_brief())
     except CaptureError as exc:
         bar.close()
         return _fail(exc.message)
+    except KeyboardInterrupt:  # Ctrl-C ends a live replay; the game so far is still written
+        interrupted = True
     finally:
-        source.close()
+        capture.close()
     bar.close()
     elapsed = time.perf_counter() - started
 
@@ -158,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         "sequences": state["sequences"],
         "winner": state["winner"],
         "status": state["status"],
+        "interrupted": interrupted,
     }
     print(json.dumps(summary, indent=1))
     return EXIT_OK
@@ -189,6 +200,12 @@ class ProgressBar:
             text = f"{done} frames"
         self.stream.write(f"\r{text}  {note}".ljust(79)[:79])
         self.stream.flush()
+
+    def note(self, message: str) -> None:
+        """A line of its own (e.g. the camera was lost), then the bar goes on."""
+        if self.enabled:
+            self.stream.write("\r" + message.ljust(79) + "\n")
+            self.stream.flush()
 
     def close(self) -> None:
         if self.enabled:
