@@ -334,3 +334,45 @@ def test_a_declared_card_survives_a_restart(tmp_path):
     session.store.close()
     again = GameSession(store=Store(path), reader=ScriptedReader())
     assert again.state()["declared_card"] == {"card": "2S", "player": None}
+
+
+def test_a_lost_camera_is_reported_and_the_game_goes_on():
+    import contextlib
+    import queue
+    import time
+
+    from companion.capture import FrameSource
+
+    class UnpluggedOnce(FrameSource):
+        """A live camera: 5 frames, one drop (the reopen succeeds), then frames again."""
+
+        live = True
+
+        def __init__(self):
+            super().__init__("test camera")
+            self.script = ["f"] * 5 + ["drop"] + ["f"] * 5
+
+        def _open(self):
+            pass
+
+        def _read(self):
+            step = self.script.pop(0) if self.script else "end"
+            if step == "end":
+                time.sleep(0.01)
+                return None
+            return STILL_IMAGE if step == "f" else None
+
+    session = GameSession(store=Store(), source=UnpluggedOnce(), reader=ScriptedReader())
+    events = session.subscribe()
+    session.start()
+    seen = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and "back" not in [e.get("kind") for e in seen]:
+        with contextlib.suppress(queue.Empty):
+            seen.append(events.get(timeout=0.1))
+    session.stop()
+    camera = [e["kind"] for e in seen if e["type"] == "camera"]
+    assert camera[:2] == ["lost", "back"]
+    statuses = [e["status"] for e in seen if e["type"] == "status"]
+    assert "camera_lost" in statuses
+    assert session.state()["moves"] == []  # nothing of the game changed
