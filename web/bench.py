@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_VIEWERS = 20
+DEFAULT_STREAM_FPS = 5.0
 SETTLE_S = 1.0  # let the viewers connect before the game starts
 WARM_UP_S = 2.0  # the first frames locate the board from scratch (slow, with or without viewers)
 
@@ -47,7 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (default 1)")
     parser.add_argument("--source", help="video or frame folder to replay (default: demo game)")
     parser.add_argument(
-        "--stream-fps", type=float, default=10.0, help="camera stream cap per viewer (default 10)"
+        "--stream-fps",
+        type=float,
+        default=DEFAULT_STREAM_FPS,
+        help=f"camera stream cap per viewer (default {DEFAULT_STREAM_FPS:g}, as companion serve)",
     )
     parser.add_argument(
         "--browser",
@@ -139,7 +143,7 @@ def measure(
     speed: float,
     seconds: float,
     browser: bool,
-    stream_fps: float = 10.0,
+    stream_fps: float = 5.0,
 ) -> dict:
     from companion.web.app import create_app
     from companion.web.replay import PacedSource

@@ -61,8 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--stream-fps",
         type=float,
-        default=10.0,
-        help="camera stream frames per second sent to each viewer (default 10)",
+        default=5.0,
+        help="camera stream frames per second sent to each viewer (default 5)",
     )
     parser.set_defaults(func=run)
 
