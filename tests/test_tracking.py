@@ -245,6 +245,15 @@ def test_a_few_unreadable_cells_keep_their_value_and_do_not_block():
     assert all(u.status == WATCHING for _, u in feed(tracker, [(1.0, 0.0, hand)], start=2.0))
 
 
+def test_a_cell_that_keeps_flickering_does_not_hold_the_board_forever():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5, settle_patience=1.5), EMPTY)
+    changing = [board_with(E5="B", C3="G"), board_with(E5="B", C3="R")]  # C3 never steady
+    updates = feed(tracker, [(0.1, 0.0, changing[k % 2]) for k in range(30)])
+    events = settled(updates)
+    assert events and events[0][1] == board_with(E5="B")  # C3 kept its value
+    assert 1.5 <= events[0][0] <= 1.7
+
+
 def test_a_card_left_on_the_board_does_not_stop_the_game():
     tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
     card = {f"{col}{row}": "?" for col in "BCD" for row in (7, 8)}  # six cells under a card
@@ -261,5 +270,5 @@ def test_two_sparse_misreads_are_not_enough_to_change_a_cell():
     tracker = BoardTracker(TrackerConfig(still_window=0.5, min_reads=3), EMPTY)
     misread = board_with(E5="R")
     tracker.update(0.0, 0.0, reading(misread))
-    assert tracker.update(1.0, 0.0, reading(misread)).settled == EMPTY  # 2 reads: not yet
+    assert tracker.update(1.0, 0.0, reading(misread)).settled is None  # 2 reads: E5 pending
     assert tracker.update(1.1, 0.0, reading(misread)).settled == misread  # 3rd read agrees

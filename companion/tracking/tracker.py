@@ -14,8 +14,9 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
 - per-cell hysteresis: a cell takes a new value only after that value was read in every reading
   for ``still_window`` seconds and at least ``min_reads`` times, so a misread that lasts a few
   frames is never seen downstream;
-- once the board has been still and fully visible for ``still_window`` seconds the tracker
-  *settles*: ``update.settled`` carries the 10 strings of the settled board, once per change.
+- once the board has been still and readable for ``still_window`` seconds and no cell is in the
+  middle of a change (or ``settle_patience`` seconds have passed) the tracker *settles*:
+  ``update.settled`` carries the 10 strings of the settled board, once per change.
 
 The referee's board is the prior: cells start at the expected board (``reset``), corners always
 hold ``*`` whatever is read there.
@@ -45,6 +46,8 @@ class TrackerConfig:
     # a hand (motion) changes a settled board, so a still board needs only a slow re-check
     no_board_interval: float = 0.5  # seconds between reads while no board is found (locating
     # a board from scratch is the vision's slow path)
+    settle_patience: float = 1.5  # seconds after which a board settles even with a cell that
+    # keeps flickering (that cell keeps its last steady value)
     min_reads: int = 3  # a cell changes only after this many agreeing reads (and the window)
     max_hidden: int = 40  # more unreadable cells than this: the board is not in view enough
 
@@ -72,6 +75,7 @@ class BoardTracker:
         self._candidate: list[list[str | None]] = []
         self._candidate_since: list[list[float]] = []
         self._candidate_reads: list[list[int]] = []
+        self._unsettled_since: list[list[float]] = []  # when the cell last left its value
         self._announced: list[str] | None = None
         self._last_cells: list[str] | None = None
         self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
@@ -89,6 +93,7 @@ class BoardTracker:
         self._candidate = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_since = [[0.0] * SIZE for _ in range(SIZE)]
         self._candidate_reads = [[0] * SIZE for _ in range(SIZE)]
+        self._unsettled_since = [[0.0] * SIZE for _ in range(SIZE)]
         self._overrides = {}
         if rearm:
             self._announced = None
@@ -182,6 +187,15 @@ class BoardTracker:
     def _pending(self) -> bool:
         return any(v is not None for row in self._candidate for v in row)
 
+    def _changing(self, timestamp: float) -> bool:
+        """A cell is in the middle of a change (not one that has flickered for too long)."""
+        patience = self.config.settle_patience
+        return any(
+            self._candidate[r][c] is not None and timestamp - self._unsettled_since[r][c] < patience
+            for r in range(SIZE)
+            for c in range(SIZE)
+        )
+
     def _apply_overrides(self, cells: list[str]) -> list[str]:
         if not self._overrides:
             return cells
@@ -204,6 +218,8 @@ class BoardTracker:
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
                     continue
+                if self._candidate[r][c] is None:
+                    self._unsettled_since[r][c] = timestamp
                 if seen != self._candidate[r][c]:
                     self._candidate[r][c] = seen
                     self._candidate_since[r][c] = timestamp
@@ -219,7 +235,10 @@ class BoardTracker:
     def _maybe_settle(self, timestamp: float) -> TrackerUpdate:
         if self._still_since is None:
             return TrackerUpdate(self.status)
-        if timestamp - self._still_since < self.config.still_window - 1e-9:
+        still_for = timestamp - self._still_since
+        if still_for < self.config.still_window - 1e-9 or self._changing(timestamp):
+            # not still long enough, or a cell is still changing: announcing now could show
+            # half a change (one of two cells) and make a wrong move of it
             self.status = SETTLING
             return TrackerUpdate(SETTLING)
         self.status = STILL
