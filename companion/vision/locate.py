@@ -229,7 +229,7 @@ def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
     )
 
 
-REFINE_SIDE = 400
+REFINE_SIDE = 320
 REFINE_PAD = 0.08
 
 
@@ -350,7 +350,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3) -> list[GridFit]:
     for score, quad, src in coarse:
         if len(out) >= limit:
             break
-        grid, _ = refine_grid(full, quad / s, rounds=2)
+        grid, _ = refine_grid(full, quad / s, rounds=2 if not out else 1)
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
             out.append(GridFit(quad=grid, score=score, source=src))

@@ -33,7 +33,8 @@ BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no 
 BLANK_WEIGHT = 3.0
 CORNER_WEIGHT = 1.0
 PLAUSIBLE_MIN = 0.2  # a board read from scratch less plausible than this is not reported
-SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+SHIFT_MARGIN = 0.15
+CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
@@ -61,7 +62,9 @@ def grid_shape(quad: np.ndarray) -> chips.CellShape:
 
 def boundary_contrast(grid_bgr: np.ndarray) -> float:
     """How clearly the 11 expected boundaries show in a straightened grid (0 when they do not)."""
-    g = cv2.cvtColor(grid_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.cvtColor(grid_bgr, cv2.COLOR_BGR2GRAY)
+    g = cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    g = g.astype(np.float32)
     gx = np.abs(np.diff(g, axis=1)).mean(axis=0)
     gy = np.abs(np.diff(g, axis=0)).mean(axis=1)
     score = []
@@ -167,7 +170,7 @@ class BoardReader:
             grid = warp_grid(bgr, self.quad)
             self._cache = chips.MeasureCache()
             trial_notes: list[str] = []
-            reading = self._read_grid(grid, trial_notes)
+            reading = self._read_grid(grid, trial_notes, judge=True)
             if not reading.board_found:
                 continue
             first_ok = first_ok or i == 0
@@ -183,6 +186,8 @@ class BoardReader:
                     self._last_vote,
                 )
                 best = (plausibility, reading, state, trial_notes)
+            if i == 0 and plausibility >= CONFIDENT_PLAUSIBILITY:
+                break  # a clear reading: no need to try the alternatives
         if best is None or (calibrated is None and best[0] < PLAUSIBLE_MIN):
             self.quad = None
             self.orientation = calibrated
@@ -194,7 +199,7 @@ class BoardReader:
         notes.extend(trial_notes)
         return reading
 
-    def _read_grid(self, grid: np.ndarray, notes: list[str]) -> BoardReading:
+    def _read_grid(self, grid: np.ndarray, notes: list[str], judge: bool = False) -> BoardReading:
         feats, _ = chips.measure(grid, self.profile, self._cache)
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
@@ -231,12 +236,13 @@ class BoardReader:
         for r, c in CORNER_CELLS:
             blank[r, c] = False
         self._last_vote = vote
-        self._last_plausibility = (
-            vote.scores[self.orientation]
-            - unknown
-            - BLANK_WEIGHT * float(blank.mean())
-            + CORNER_WEIGHT * corner_likeness(grid)
-        )
+        if judge:
+            self._last_plausibility = (
+                vote.scores[self.orientation]
+                - unknown
+                - BLANK_WEIGHT * float(blank.mean())
+                + CORNER_WEIGHT * corner_likeness(grid)
+            )
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
         rows = ["".join(r) for r in canon_sym]
