@@ -108,6 +108,7 @@ class GameSession:
         self._status = WATCHING
         self._status_message = "waiting for the first frame"
         self._mismatch: list[str] = []  # cells the table must fix
+        self._unreadable: list[str] = []  # cells the vision could not read in the last reading
         self._waiting: str | None = None  # why the game waits for the board, if it does
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
@@ -213,6 +214,8 @@ class GameSession:
             if reading is not None:
                 self._latest_reading = reading
             update = self.tracker.update(frame.timestamp, motion, reading)
+            if reading is not None:
+                self._unreadable = [cell_name(c) for c in update.hidden]
             self._latest = frame
             if update.settled is not None:
                 self._on_settled(update.settled, frame)
@@ -247,7 +250,12 @@ class GameSession:
         elif status == SETTLING:
             self._set_status(WATCHING, "board still, settling")
         elif status == STILL:
-            self._set_status(STILL, "board is still")
+            unreadable = self._unreadable
+            self._set_status(
+                STILL,
+                "board is still"
+                + (f"; cannot read {', '.join(unreadable[:6])}" if unreadable else ""),
+            )
 
     def _on_settled(self, board: list[str], frame: Frame) -> None:
         game = self.game
@@ -520,6 +528,7 @@ class GameSession:
                 "status": self._status,
                 "status_message": self._status_message,
                 "mismatch": list(self._mismatch),
+                "unreadable": list(self._unreadable),
                 "declared_card": (
                     {"card": self._declared[0], "player": self._declared[1]}
                     if self._declared

@@ -376,3 +376,12 @@ def test_a_lost_camera_is_reported_and_the_game_goes_on():
     statuses = [e["status"] for e in seen if e["type"] == "status"]
     assert "camera_lost" in statuses
     assert session.state()["moves"] == []  # nothing of the game changed
+
+
+def test_cells_the_vision_cannot_read_are_named(table):
+    table.move(board_with(C3="?"))  # a chip went on C3 but the vision cannot read it
+    state = table.session.state()
+    assert state["unreadable"] == ["C3"] and state["moves"] == []
+    assert "cannot read C3" in state["status_message"]
+    table.session.correct_cell("C3", "B")  # the table says what is there
+    assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
