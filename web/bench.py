@@ -204,6 +204,7 @@ def measure(
         "seconds": round(elapsed, 1),
         "server_cpu_s": round(cpu, 1),
         "frames": len(source.lateness),
+        "frames_in_source": frames,
         "missed_frames": source.missed_frames(),
         "missed_frames_after_warm_up": source.missed_frames(skip=warm),
         "late_ms": {
@@ -232,12 +233,16 @@ def latency_summary(received: dict[str, float], emitted: dict[str, float]) -> di
 
 
 def start_viewers(url: str, viewers: int, seconds: float) -> tuple[Any, Any]:
+    """Start the viewer process and wait until every viewer is watching (or 30 s)."""
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
+    ready = context.Event()
     process = context.Process(
-        target=viewer_process, args=(url, viewers, seconds, results), daemon=True
+        target=viewer_process, args=(url, viewers, seconds, results, ready), daemon=True
     )
     process.start()
+    if not ready.wait(timeout=30):
+        raise BenchError("viewers_failed", "the viewers could not all connect within 30 s")
     return process, results
 
 
@@ -258,7 +263,7 @@ def collect_viewers(client: tuple[Any, Any], emitted: dict[str, float]) -> dict:
         if key in emitted
         for at in times
     )
-    fps = [v["mjpeg_frames"] / v["seconds"] for v in viewers if v["seconds"] > 0]
+    fps = [v["mjpeg_frames"] / v["seconds"] for v in viewers if v.get("seconds", 0) > 0]
     errors = [v["error"] for v in viewers if v.get("error")]
     summary = {
         "viewers_connected": sum(1 for v in viewers if v["connected"]),
@@ -280,11 +285,18 @@ def collect_viewers(client: tuple[Any, Any], emitted: dict[str, float]) -> dict:
     return summary
 
 
-def viewer_process(url: str, viewers: int, seconds: float, results: Any) -> None:
+def viewer_process(url: str, viewers: int, seconds: float, results: Any, ready: Any) -> None:
     host, port = url.removeprefix("http://").split(":")
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + seconds + 30
     reports = [
-        {"connected": False, "events": 0, "rulings": {}, "mjpeg_frames": 0, "mjpeg_bytes": 0}
+        {
+            "connected": False,
+            "camera": False,
+            "events": 0,
+            "rulings": {},
+            "mjpeg_frames": 0,
+            "mjpeg_bytes": 0,
+        }
         for _ in range(viewers)
     ]
     threads = []
@@ -295,21 +307,35 @@ def viewer_process(url: str, viewers: int, seconds: float, results: Any) -> None
             )
             thread.start()
             threads.append(thread)
+    started = time.monotonic()
+    while not all(r["connected"] and r["camera"] for r in reports):
+        if time.monotonic() - started > 30:
+            break
+        time.sleep(0.05)
+    ready.set()
+    deadline = time.monotonic() + seconds
+    for report in reports:
+        report["deadline"] = deadline
     for thread in threads:
         thread.join(timeout=max(0.0, deadline - time.monotonic()) + 5)
     results.put(reports)
 
 
+def watching(report: dict, first_deadline: float) -> bool:
+    """Until the deadline set once every viewer is connected (the first one is only a cap)."""
+    return time.monotonic() < report.get("deadline", first_deadline)
+
+
 def watch_events(host: str, port: int, deadline: float, report: dict) -> None:
     try:
-        conn = http.client.HTTPConnection(host, port, timeout=10)
+        conn = http.client.HTTPConnection(host, port, timeout=60)
         conn.request("GET", "/api/state")
         conn.getresponse().read()
         conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
         response = conn.getresponse()
         report["connected"] = response.status == 200
         kind = None
-        while time.monotonic() < deadline:
+        while watching(report, deadline):
             line = response.readline()
             if not line:
                 break
@@ -327,17 +353,19 @@ def watch_events(host: str, port: int, deadline: float, report: dict) -> None:
 
 
 def watch_camera(host: str, port: int, deadline: float, report: dict) -> None:
-    started = time.monotonic()
+    first_part = None
     try:
-        conn = http.client.HTTPConnection(host, port, timeout=10)
+        conn = http.client.HTTPConnection(host, port, timeout=60)
         conn.request("GET", "/api/stream.mjpg")
+        report["camera"] = True  # the stream answers with its first frame, once there is one
         response = conn.getresponse()
         marker = b"Content-Type: image/jpeg"
         tail = b""
-        while time.monotonic() < deadline:
+        while watching(report, deadline):
             chunk = response.read1(65536)
             if not chunk:
                 break
+            first_part = first_part or time.monotonic()
             report["mjpeg_bytes"] += len(chunk)
             data = tail + chunk
             report["mjpeg_frames"] += data.count(marker)
@@ -345,7 +373,7 @@ def watch_camera(host: str, port: int, deadline: float, report: dict) -> None:
         conn.close()
     except (OSError, http.client.HTTPException) as exc:
         report["error"] = f"camera: {exc}"
-    report["seconds"] = time.monotonic() - started
+    report["seconds"] = time.monotonic() - first_part if first_part else 0.0
 
 
 # ---------------------------------------------------------------- the page in a real browser
