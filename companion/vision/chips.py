@@ -24,7 +24,8 @@ EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
 GLARE_ALL = 0.4  # a cell mostly clipped white could hide a washed-out chip
-SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a chip (a solid disc) at least
+SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
+SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
 RAW_MAX = 0.97  # ... nor all of the cell
@@ -265,7 +266,9 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
         np.stack([feats.raw[s] for s in CHIP_SYMBOLS]), order[:1], axis=0
     )[0]
     solidity = best / (raw_best + 1e-6)
-    is_chip = (best >= CHIP_MIN) & (dominance > 0.5) & (solidity >= SOLIDITY_MIN)
+    # red needs the stricter test: printed hearts and diamonds are red, never blue or green
+    solidity_min = np.where(best_sym == "R", SOLIDITY_MIN, SOLIDITY_MIN_BG)
+    is_chip = (best >= CHIP_MIN) & (dominance > 0.5) & (solidity >= solidity_min)
     # empty: no chip colour worth the name
     empty_conf = np.clip(1 - best / EMPTY_MAX, 0, 1) * 0.5 + 0.5
     is_empty = best < EMPTY_MAX
@@ -287,12 +290,15 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     if best.size == 100:
         # this board's own printing: many cells show the same red ink (same font, same size);
         # a cell like them is ink, whatever the art's stroke width
-        inkish = (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
+        inkish = (
+            (best_sym == "R") & (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
+        )
         if inkish.sum() >= 12:
             ink_raw = max(ink_raw, 1.2 * float(np.median(raw_best[inkish])))
             ink_solidity = max(ink_solidity, float(np.median(solidity[inkish])) + 0.05)
     is_ink = (
         ~is_empty
+        & (best_sym == "R")  # printed ink is red or black, never blue or green
         & (best < CHIP_MIN)
         & ((solidity < ink_solidity) | ((solidity < SOLIDITY_MIN) & (raw_best < ink_raw)))
     )
