@@ -37,7 +37,10 @@ def calibrate_image(
     reference = {}
     for sym in CHIP_SYMBOLS:
         canon = to_canonical_grid(feats.chip[sym], reading.orientation).astype(np.float32)
-        reference[sym] = np.where(symbols == ".", canon, 0.0).astype(np.float32)
+        # the calibration picture shows the (mostly) empty board: every cell not read as a
+        # chip, the unsure ones included, is the art's own response
+        no_chip = ~np.isin(symbols, list(CHIP_SYMBOLS))
+        reference[sym] = np.where(no_chip, canon, 0.0).astype(np.float32)
     profile = measure_chip_hues(grid, gains, np.rot90(symbols, -k), reader.profile)
     h, w = bgr.shape[:2]
     return Calibration(

@@ -23,8 +23,9 @@ CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a c
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
-GLARE_ALL = 0.4  # a cell mostly clipped white could hide a washed-out chip
+GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chip
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
+REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
 SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
@@ -241,12 +242,15 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     """Symbols (``.BGR?``) and confidences per screen cell.
 
     ``reference`` (from a calibration of the empty board, already in screen order) holds the
-    eroded chip-colour fractions the printed art itself shows; they are subtracted, so red ink
-    that survives the erosion is not read as a red chip.
+    eroded chip-colour fractions the printed art itself shows: a cell showing no more than its
+    empty self is empty, and a chip must show clearly more (a chip covers the ink under it, so
+    the reference raises the thresholds rather than being subtracted).
     """
     stack = np.stack([feats.chip[s] for s in CHIP_SYMBOLS])  # 3x10x10
+    base = 0.0
     if reference is not None:
-        stack = np.clip(stack - np.stack([reference[s] for s in CHIP_SYMBOLS]), 0, 1)
+        ref = np.stack([reference[s] for s in CHIP_SYMBOLS])
+        base = np.take_along_axis(ref, np.argsort(-stack, axis=0)[:1], axis=0)[0]
     order = np.argsort(-stack, axis=0)
     best = np.take_along_axis(stack, order[:1], axis=0)[0]
     second = np.take_along_axis(stack, order[1:2], axis=0)[0]
@@ -268,10 +272,14 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     solidity = best / (raw_best + 1e-6)
     # red needs the stricter test: printed hearts and diamonds are red, never blue or green
     solidity_min = np.where(best_sym == "R", SOLIDITY_MIN, SOLIDITY_MIN_BG)
-    is_chip = (best >= CHIP_MIN) & (dominance > 0.5) & (solidity >= solidity_min)
-    # empty: no chip colour worth the name
-    empty_conf = np.clip(1 - best / EMPTY_MAX, 0, 1) * 0.5 + 0.5
-    is_empty = best < EMPTY_MAX
+    is_chip = (
+        (best >= np.maximum(CHIP_MIN, base + REFERENCE_MARGIN))
+        & (dominance > 0.5)
+        & (solidity >= solidity_min)
+    )
+    # empty: no chip colour worth the name (beyond what the empty board itself shows)
+    empty_conf = np.clip(1 - (best - base) / EMPTY_MAX, 0, 1) * 0.5 + 0.5
+    is_empty = (best < EMPTY_MAX + base) & ~is_chip
 
     # something over the cell: foreign colours on its border, no card white visible at all,
     # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
@@ -284,7 +292,9 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
         | (raw_best > RAW_MAX)
     )
     # glare washes a chip out: unsure when some chip colour shows around it
-    glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03)) | (feats.glare > GLARE_ALL)
+    glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03) & (best > base + 0.5 * EMPTY_MAX)) | (
+        feats.glare > GLARE_ALL
+    )
     # printed ink: some colour, but thin strokes that the erosion removes
     ink_raw, ink_solidity = INK_RAW_MAX, INK_SOLIDITY_MAX
     if best.size == 100:
