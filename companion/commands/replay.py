@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="referee a recorded game headless and write its game record",
         description="Referee a recorded game (video, frame folder, stream URL or camera index) "
         "headless and write the game record that `companion check` reads.",
+        epilog="exit codes: 0 replayed (or stopped with Ctrl-C) and the record written; "
+        "2 bad input (unreadable source, bad --players/setup/option, unusable --db, "
+        "--calibration or --record folder)",
     )
     parser.add_argument("source", help="video file, folder of frames, http(s)/rtsp URL, or 0")
     parser.add_argument("--record", required=True, help="where to write the JSON game record")
