@@ -5,6 +5,7 @@ the frame once from BGR to Lab, to read its 100 cells with the board already loc
 ``BoardReader`` fast path of a fixed camera), their ratio (target <= 0.5), and the milliseconds
 to locate and orient the board from scratch (target < 100). Medians over ``--repeat`` runs,
 interleaved so that machine load affects all figures alike. Prints one JSON object.
+``--fixed-cameras N`` adds a calibration check on N rendered fixed cameras.
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--art", choices=("text", "cards"), default="cards")
     parser.add_argument("--size", default="1920x1080", help="frame size WxH (1920x1080)")
     parser.add_argument("--image", help="bench on this image file instead of a rendered frame")
+    parser.add_argument(
+        "--fixed-cameras",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also render N fixed cameras (an empty board, then 6 frames with chips each), "
+        "calibrate on the empty board and compare reading with and without the calibration",
+    )
 
 
 def _timed(fn) -> float:
@@ -60,9 +69,13 @@ def run(args: argparse.Namespace) -> int:
         fast_path = fast_path and not reading.notes
         locate.append(_timed(lambda: analyze_image(frame)))
     lab_ms, read_ms, locate_ms = (float(np.median(v)) for v in (lab, read, locate))
+    extra = {"fixed_cameras": fixed_camera_check(args.fixed_cameras, args.seed)}
+    if not args.fixed_cameras:
+        extra = {}
     print(
         json.dumps(
             {
+                **extra,
                 "frame": source,
                 "size": [int(frame.shape[1]), int(frame.shape[0])],
                 "threads": 1,
@@ -97,3 +110,45 @@ def _frame(args):
     )
     image, _ = render_frame(spec)
     return image, f"render seed {args.seed} art {args.art}"
+
+
+EMPTY_CELLS = ("*........*",) + ("..........",) * 8 + ("*........*",)
+
+
+def fixed_camera_check(cameras: int, seed: int, frames: int = 6) -> dict:
+    """Per art: cell error, abstention and exact boards without and with a calibration taken
+    from a picture of the empty board by the same (fixed) camera."""
+    from companion.calibration import CalibrationError
+    from companion.calibration.build import calibrate_image
+    from companion.render import random_cells, random_spec, render_frame
+    from companion.vision import BoardReader
+    from companion.vision.evaluate import score_frame, summarize
+
+    rng = np.random.default_rng(seed + 1)
+    scores: dict[str, list] = {"without": [], "with": []}
+    uncalibrated = 0
+    for cam in range(cameras):
+        art = ("text", "cards")[cam % 2]
+        base = random_spec(rng, art=art, hand=False, board_fraction=float(rng.uniform(0.5, 0.9)))
+        empty, _ = render_frame(base.with_frame(cells=EMPTY_CELLS, hands=(), seed=cam))
+        try:
+            cal = calibrate_image(empty)
+        except CalibrationError:
+            uncalibrated += 1
+            cal = None
+        for i in range(frames):
+            cells = tuple(random_cells(rng))
+            image, truth = render_frame(base.with_frame(cells=cells, hands=(), seed=1000 + i))
+            for key, calibration in (("without", None), ("with", cal)):
+                if key == "with" and calibration is None:
+                    continue
+                t0 = time.perf_counter()
+                reading = BoardReader(calibration).read(image)
+                ms = (time.perf_counter() - t0) * 1000
+                scores[key].append(score_frame(f"cam{cam}/{i}", reading, truth, ms))
+    keys = ("boards_found", "confident_cell_error", "abstention_rate", "full_board_exact")
+    out = {"cameras": cameras, "frames_per_camera": frames, "not_calibrated": uncalibrated}
+    for key, values in scores.items():
+        summary = summarize(values)
+        out[key] = {k: summary[k] for k in keys + ("ms_per_frame_median",)}
+    return out
