@@ -289,6 +289,7 @@ function renderBoard(state) {
   const inSequence = sequenceCellSet(state);
   const last = lastMoveCell(state);
   const mismatch = new Set(state.mismatch || []);
+  const unreadable = new Set(state.unreadable || []);
   if (board.children.length !== 100) buildBoard(board);
   for (let r = 0; r < 10; r++) {
     for (let c = 0; c < 10; c++) {
@@ -300,6 +301,7 @@ function renderBoard(state) {
       node.classList.toggle("in-sequence", inSequence.has(name));
       node.classList.toggle("last-move", name === last);
       node.classList.toggle("mismatch", mismatch.has(name));
+      node.classList.toggle("unreadable", unreadable.has(name));
       const chipWord = color ? colorName(color) : symbol === "*" ? t("chip.corner") : t("chip.empty");
       node.setAttribute("aria-label", name + ": " + chipWord + (inSequence.has(name) ? ", " + t("board.in_sequence") : ""));
     }
