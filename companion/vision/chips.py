@@ -23,6 +23,7 @@ CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a c
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
 GLARE_MAX = 0.25
+BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
 GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chip
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
 REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
@@ -320,11 +321,29 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
     symbols[is_ink] = "."
     conf[is_ink] = 0.6
 
-    # hands are big: next to a covered cell, weaker signs of something foreign are enough
+    # every real cell shows printing (rank, suit, pips, a picture) or a chip: a blank cell is
+    # covered by something plain (a card lying on the board, paper, a washed-out spot)
+    content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
+    blank = content < BLANK_CONTENT
+    if blank.ndim == 2:
+        blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
+    occluded = occluded | blank
+    # hands and cards are big: next to a covered cell, weaker signs of something foreign are
+    # enough, and so is chip colour reaching over the cell's border
     if occluded.ndim == 2:
-        near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        seed = occluded.copy()
+        seed[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # the free corners' emblems are not covers
+        near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        # chip colour on the border beyond the board's own (a green board has green gaps)
+        chip_border = feats.ring_chip - float(np.median(feats.ring_chip))
         occluded = occluded | (
-            near & ((feats.ring > RING_MAX / 3) | (feats.white < 0.8) | (feats.skin > 0.2))
+            near
+            & (
+                (feats.ring > RING_MAX / 3)
+                | (feats.white < 0.8)
+                | (feats.skin > 0.2)
+                | (chip_border > 0.2)
+            )
         )
     unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
     symbols[unsure] = "?"
