@@ -305,8 +305,11 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
             (best_sym == "R") & (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
         )
         if inkish.sum() >= 12:
-            ink_raw = max(ink_raw, 1.2 * float(np.median(raw_best[inkish])))
-            ink_solidity = max(ink_solidity, float(np.median(solidity[inkish])) + 0.05)
+            # the upper part: a board prints thin red text and solid hearts alike
+            ink_raw = max(ink_raw, 1.2 * float(np.percentile(raw_best[inkish], 80)))
+            ink_solidity = max(
+                ink_solidity, min(SOLIDITY_MIN, float(np.percentile(solidity[inkish], 80)) + 0.05)
+            )
     is_ink = (
         ~is_empty
         & (best_sym == "R")  # printed ink is red or black, never blue or green
