@@ -218,10 +218,12 @@ def measure(
 
 def latency_summary(received: dict[str, float], emitted: dict[str, float]) -> dict:
     delays = [1000 * (received[k] - emitted[k]) for k in received if k in emitted]
+    missing = [k for k in emitted if k not in received]
     if not delays:
-        return {"samples": 0}
+        return {"samples": 0, "not_shown": missing}
     delays.sort()
     return {
+        "not_shown": missing,
         "samples": len(delays),
         "median": round(statistics.median(delays), 1),
         "p95": round(delays[int(0.95 * (len(delays) - 1))], 1),
@@ -275,6 +277,8 @@ def collect_viewers(client: tuple[Any, Any], emitted: dict[str, float]) -> dict:
         },
         "mjpeg_mb_per_viewer": round(statistics.mean(v["mjpeg_bytes"] for v in viewers) / 1e6, 2),
     }
+    unseen = [key for key in emitted if len(received.get(key, [])) < len(viewers)]
+    summary["rulings_not_received_by_every_viewer"] = unseen
     if delays:
         summary["sse_latency_ms"] = {
             "samples": len(delays),
