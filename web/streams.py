@@ -18,7 +18,7 @@ from typing import Any
 # Events the page never needs: a tick per camera frame would only cost bandwidth.
 SILENT_EVENT_TYPES = frozenset({"frame"})
 MJPEG_BOUNDARY = "companionframe"
-STOP_POLL_S = 0.25  # how often a waiting stream checks whether the server is stopping
+STOP_POLL_S = 1.0  # how often a waiting stream checks whether the server is stopping (few wake-ups)
 
 
 def format_sse(event: str, data: Any, event_id: int | None = None) -> str:
