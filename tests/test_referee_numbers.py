@@ -109,6 +109,9 @@ def test_special_cards_notation():
         (lambda d: d["rows"].__setitem__(0, d["rows"][0].replace("W", "5", 1)), "must be 'W'"),
         (lambda d: d["rows"].__setitem__(1, d["rows"][1].replace("16", "9", 1)), "exactly twice"),
         (lambda d: d["deck"].append("99+1"), "deck card"),
+        (lambda d: d.__setitem__("special_cards", {"PLUS": 2, "MINUS": [10, 0]}), "copies"),
+        (lambda d: d.__setitem__("special_cards", ["PLUS"]), "copies"),
+        (lambda d: d.__setitem__("special_cards", {"ZZZ": 2}), "'ZZZ'"),
     ],
 )
 def test_bad_layouts_are_setup_errors(change, hint):

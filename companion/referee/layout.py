@@ -148,15 +148,23 @@ def layout_from_data(data: dict, *, card_style: str, origin: str = "layout") -> 
             f"{origin}: every face must be printed exactly twice; not so for {uneven}"
         )
     deck = tuple(str(t) for t in data.get("deck") or ())
+    special = data.get("special_cards") or {}
+    if not isinstance(special, dict) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 104 for n in special.values()
+    ):
+        raise LayoutError(
+            f"{origin}: 'special_cards' maps a card to how many copies are in the deck, "
+            'e.g. {"PLUS": 2, "MINUS": 2}'
+        )
     layout = Layout(
         name=str(data.get("name") or card_style),
         labels=tuple(labels),
         card_style=card_style,
         verified=bool(data.get("verified", False)),
         deck_texts=deck,
-        special_cards=dict(data.get("special_cards") or {}),
+        special_cards={str(k): n for k, n in special.items()},
     )
-    for text in deck:
+    for text in (*deck, *layout.special_cards):
         try:
             layout.parse_card(text)
         except CardError as exc:
