@@ -385,3 +385,24 @@ def test_cells_the_vision_cannot_read_are_named(table):
     assert "cannot read C3" in state["status_message"]
     table.session.correct_cell("C3", "B")  # the table says what is there
     assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
+
+
+def test_the_camera_picture_shows_the_grid_and_the_cells_to_fix(table):
+    import cv2
+
+    from companion.session import draw_grid
+
+    plain = table.session.latest_jpeg(annotated=False)
+    annotated = table.session.latest_jpeg(annotated=True)
+    assert plain != annotated  # the grid was drawn
+    image = np.zeros((200, 200, 3), np.uint8)
+    corners = np.float32([[0, 0], [200, 0], [200, 200], [0, 200]])  # 20-pixel cells
+    marked = draw_grid(image, corners, ["B1"])
+    assert marked[10, 20].tolist() == [0, 0, 255]  # the left edge of B1, in red
+    b, g, r = marked[10, 80].tolist()  # a grid line elsewhere, in (antialiased) yellow
+    assert b == 0 and g == r > 150
+    assert marked[10, 30].tolist() == [0, 0, 0]  # inside B1, untouched
+    assert marked[110, 115].tolist() == [0, 0, 0]
+    assert image.sum() == 0  # the original is not drawn on
+    decoded = cv2.imdecode(np.frombuffer(annotated, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == STILL_IMAGE.shape
