@@ -144,6 +144,8 @@ class GameSession:
         self._rulings = list(stored.rulings)
         self._after_game_change(reset_tracker=True)
         self._declared = _pending_declaration(stored.actions)
+        last = self.game.moves[-1] if self.game.moves else None
+        self._just_cleared = last.cell if last is not None and last.kind == "remove" else None
         self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
 
     def _after_game_change(self, reset_tracker: bool) -> None:

@@ -249,6 +249,7 @@ def test_a_restarted_session_resumes_exactly(tmp_path):
     session.store.close()  # crash
 
     again = GameSession(store=Store(path), reader=ScriptedReader())
+    assert again._just_cleared is None  # the last move was a placement
     after = again.state()
     for key in ("board", "turn", "to_move", "moves", "rulings", "players", "sequences"):
         assert after[key] == before[key], key
@@ -406,3 +407,18 @@ def test_the_camera_picture_shows_the_grid_and_the_cells_to_fix(table):
     assert image.sum() == 0  # the original is not drawn on
     decoded = cv2.imdecode(np.frombuffer(annotated, np.uint8), cv2.IMREAD_COLOR)
     assert decoded.shape == STILL_IMAGE.shape
+
+
+def test_a_restart_right_after_a_removal_still_spots_the_chip_put_back(tmp_path):
+    path = tmp_path / "g.db"
+    reader = ScriptedReader()
+    t = Table(GameSession(store=Store(path), reader=reader), reader)
+    t.still(EMPTY)
+    t.move(board_with(C3="B"))
+    t.move(EMPTY)  # green removes C3
+    t.session.store.close()
+    reader = ScriptedReader()
+    again = Table(GameSession(store=Store(path), reader=reader), reader)
+    again.still(EMPTY)
+    again.move(board_with(C3="B"))  # the removed chip is back on its cell
+    assert again.session.state()["rulings"][-1]["code"] == "board_mismatch"
