@@ -117,6 +117,7 @@ class GameSession:
         self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
         self._last_tick = -1e9
         self._rulings: list[dict] = []
+        self.frame_errors = 0  # frames the live loop had to skip because processing failed
         self.game: Game
         self.game_id: int
         active = self.store.active_game_id() if setup is None else None
@@ -193,7 +194,14 @@ class GameSession:
                 if not capture.stopped:
                     self._set_status(CAMERA_LOST, f"{capture.name} ended")
                 return
-            self.process_frame(frame)
+            try:
+                self.process_frame(frame)
+            except Exception as exc:  # one bad frame must not end a live game: say so, go on
+                self.frame_errors += 1
+                self._emit(
+                    {"type": "status", "status": self._status, "at": time.time(),
+                     "message": f"frame {frame.index} skipped: {type(exc).__name__}: {exc}"}
+                )  # fmt: skip
 
     def _on_capture_event(self, event: CaptureEvent) -> None:
         self._emit({"type": "camera", **event.to_json()})

@@ -422,3 +422,30 @@ def test_a_restart_right_after_a_removal_still_spots_the_chip_put_back(tmp_path)
     again.still(EMPTY)
     again.move(board_with(C3="B"))  # the removed chip is back on its cell
     assert again.session.state()["rulings"][-1]["code"] == "board_mismatch"
+
+
+def test_a_frame_that_fails_to_process_does_not_end_the_live_loop(tmp_path):
+    import time
+
+    import cv2
+
+    from companion.capture import FolderSource
+
+    for i in range(8):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), STILL_IMAGE)
+
+    class BrokenOnce(ScriptedReader):
+        def read(self, image):
+            if self.reads == 0:
+                self.reads += 1
+                raise RuntimeError("vision hiccup")
+            return super().read(image)
+
+    reader = BrokenOnce()
+    session = GameSession(store=Store(), source=FolderSource(tmp_path, fps=10), reader=reader)
+    session.start()
+    deadline = time.monotonic() + 10
+    while session.state()["status"] != "camera_lost" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    session.stop()
+    assert session.frame_errors == 1 and reader.reads >= 2
