@@ -132,10 +132,16 @@ def run(args: argparse.Namespace) -> int:
     # a live camera that drops out is reopened with back-off; files simply end
     capture = Reconnecting(source, on_event=lambda event: bar.note(event.message))
     frames = 0
+    skipped = 0
     interrupted = False
     try:
         while (frame := capture.read()) is not None:
-            session.process_frame(frame)
+            try:
+                session.process_frame(frame)
+            except Exception as exc:  # a frame the pipeline chokes on is skipped, not fatal
+                if not skipped:
+                    bar.note(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
+                skipped += 1
             frames += 1
             bar.update(frames, session.state_brief())
     except CaptureError as exc:
@@ -172,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         "winner": state["winner"],
         "status": state["status"],
         "interrupted": interrupted,
+        "frames_skipped": skipped,
     }
     print(json.dumps(summary, indent=1))
     return EXIT_OK
