@@ -74,3 +74,13 @@ def test_score_counts_confident_wrong_under_hands_separately():
     assert summary["false_boards"] == 1
     assert summary["occluded_confident_wrong"] == 1 / 3
     assert summary["confident_cell_error"] == 1 / 93
+
+
+def test_eval_rejects_a_limit_below_one(tmp_path, capsys):
+    for bad in ("-1", "0", "two"):
+        try:
+            code = main(["eval", str(tmp_path), "--limit", bad])
+        except SystemExit as exc:  # argparse reports bad arguments with exit code 2
+            code = exc.code
+        assert code == 2
+        assert "--limit" in capsys.readouterr().err

@@ -29,11 +29,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", metavar="DIR", help="folder of images with NAME.json truth sidecars")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--calibration", metavar="FILE", help="calibration file to use for all frames")
-    p.add_argument("--limit", type=int, metavar="N", help="only the first N frames")
+    p.add_argument(
+        "--limit", type=positive_int, metavar="N", help="only the first N frames (N >= 1)"
+    )
     p.add_argument(
         "--failures", action="store_true", help="list the frames with any mistake and why"
     )
     p.set_defaults(func=run)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (``--limit 0`` or ``-1`` is an error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"companion eval: {exc}", file=sys.stderr)
             return 2
     files = image_files(folder)
-    if args.limit:
+    if args.limit is not None:
         files = files[: args.limit]
     if not files:
         print(f"companion eval: no images with truth sidecars in {args.dir}", file=sys.stderr)
