@@ -27,7 +27,7 @@ from companion.capture.motion import MotionMeter
 from companion.capture.reconnect import CaptureEvent, Reconnecting
 from companion.capture.sources import CaptureError, FrameSource
 from companion.cells import Cell, cell_name, parse_cell
-from companion.referee import Game, Move
+from companion.referee import COLORS, Game, Move
 from companion.store.records import new_game, rebuild_game
 from companion.store.store import Store
 from companion.tracking import (
@@ -145,6 +145,8 @@ class GameSession:
         self._rulings = list(stored.rulings)
         self._after_game_change(reset_tracker=True)
         self._declared = _pending_declaration(stored.actions)
+        for where, (misread, value) in _standing_corrections(stored.actions, self.game).items():
+            self.tracker.restore_correction(where, misread, value)
         last = self.game.moves[-1] if self.game.moves else None
         self._just_cleared = last.cell if last is not None and last.kind == "remove" else None
         self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
@@ -387,8 +389,9 @@ class GameSession:
         except ValueError as exc:
             raise SessionError("bad_cell", str(exc)) from None
         with self._lock:
+            misread = self.tracker.current_read(where)  # kept so a restart restores the fix
             self.store.add_correction(
-                self.game_id, "cell", {"cell": cell_name(where), "value": value}
+                self.game_id, "cell", {"cell": cell_name(where), "value": value, "misread": misread}
             )
             self.tracker.correct(where, value)
             if self.tracker.status == STILL and self._latest is not None:
@@ -473,7 +476,11 @@ class GameSession:
     def evidence(self, move_number: int, which: str) -> bytes | None:
         if which not in ("before", "after"):
             raise SessionError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
-        return self.store.evidence(self.game_id, int(move_number), which)
+        try:
+            number = int(move_number)
+        except (TypeError, ValueError):  # not a move number at all: no such evidence
+            return None
+        return self.store.evidence(self.game_id, number, which)
 
     def latest_jpeg(self, annotated: bool = True) -> bytes | None:
         with self._lock:
@@ -601,6 +608,34 @@ def _pending_declaration(actions) -> tuple[str, str | None] | None:
     return declared
 
 
+def _standing_corrections(actions, game: Game) -> dict[Cell, tuple[str, str]]:
+    """Cell corrections of a stored history that still hold: ``cell -> (misread, value)``.
+
+    The last correction of each cell counts, and only if the game's board still shows its
+    value there (a later move may have changed the cell). Corrections stored without the
+    reading they fixed (older databases) cannot be restored and are skipped.
+    """
+    latest: dict[Cell, tuple[str, str]] = {}
+    for action in actions:
+        if action.kind != "cell":
+            continue
+        payload = action.payload
+        try:
+            where = parse_cell(payload["cell"])
+        except (KeyError, ValueError, TypeError):
+            continue
+        if "misread" in payload:
+            latest[where] = (str(payload["misread"]), str(payload.get("value")))
+        else:
+            latest.pop(where, None)
+    board = game.board_strings()
+    return {
+        (r, c): (misread, value)
+        for (r, c), (misread, value) in latest.items()
+        if misread != value and board[r][c] == value
+    }
+
+
 def _with_symbol(row: str, col: int, symbol: str) -> str:
     return row[:col] + symbol + row[col + 1 :]
 
@@ -632,7 +667,14 @@ def parse_players(text: str) -> list[dict]:
                 "bad_players",
                 f"{part.strip()!r}: write players as NAME:TEAM, e.g. Ann:blue,Bo:green",
             )
-        players.append({"name": name.strip(), "team": team.strip().lower()})
+        team = team.strip().lower()
+        if team not in COLORS:
+            raise SessionError(
+                "bad_players",
+                f"{part.strip()!r}: team colour {team!r} is not allowed; "
+                f"teams are {', '.join(COLORS)}",
+            )
+        players.append({"name": name.strip(), "team": team})
     return players
 
 

@@ -165,3 +165,31 @@ def test_motion_meter_compares_with_the_previous_frame():
     assert meter.update(a) == 1.0  # nothing to compare with yet
     assert meter.update(a) == 0.0
     assert meter.update(b) == 1.0
+
+
+def test_a_file_named_like_an_image_that_is_not_one_is_refused_at_open(tmp_path):
+    """OpenCV opens it but decodes no frame: that must be an error, not a 0-frame replay."""
+    path = tmp_path / "notimg.jpg"
+    path.write_text("hello, I am not a picture")
+    with pytest.raises(CaptureError) as info:
+        open_source(str(path))
+    assert info.value.code == "no_frames" and "notimg.jpg" in info.value.message
+
+
+def test_a_single_image_file_is_a_one_frame_source(tmp_path):
+    path = tmp_path / "still.png"
+    cv2.imwrite(str(path), _frames(2)[1])
+    source = open_source(str(path))
+    frames = list(source)
+    source.close()
+    assert len(frames) == 1 and frames[0].index == 0
+    assert int(frames[0].image[0, 0, 0]) == 20
+
+
+@pytest.mark.parametrize("fps", [0.0, -3.0, float("nan"), float("inf")])
+def test_frame_rates_must_be_finite_and_positive(tmp_path, video, fps):
+    with pytest.raises(CaptureError) as info:
+        open_source(str(video), fps=fps)
+    assert info.value.code == "bad_fps"
+    with pytest.raises(CaptureError):
+        FolderSource(tmp_path, fps=fps)

@@ -121,10 +121,21 @@ def test_replay_names_the_players(tmp_path, capsys):
         (["{demo}", "--players", "Ann:blue"], "bad setup"),
         (["{demo}", "--option", "nonsense"], "KEY=VALUE"),
         (["{demo}", "--window", "-1"], "--window"),
+        (["{demo}", "--window", "nan"], "--window"),
+        (["{demo}", "--window", "inf"], "--window"),
+        (["{demo}", "--fps", "-3"], "--fps must be a finite number above 0"),
+        (["{demo}", "--fps", "nan"], "--fps must be a finite number above 0"),
+        (["{demo}", "--fps", "0"], "--fps must be a finite number above 0"),
+        (["{demo}", "--players", "Ann:purple,Bo:green"], "team colour 'purple'"),
+        (["{notimg}"], "holds no frame OpenCV can decode"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(tmp_path, capsys, args, message):
-    args = [a.replace("{demo}", str(DEMO / "game.mp4")) for a in args]
+    notimg = tmp_path / "notimg.jpg"
+    notimg.write_text("not an image")
+    args = [
+        a.replace("{demo}", str(DEMO / "game.mp4")).replace("{notimg}", str(notimg)) for a in args
+    ]
     code = main(["replay", *args, "--record", str(tmp_path / "r.json"), "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
@@ -163,9 +174,43 @@ def test_bench_harness_scores_a_small_rendered_game(tmp_path):
     assert again_meta == meta
 
 
-def test_bench_refuses_bad_arguments(capsys):
+def test_bench_refuses_bad_arguments(tmp_path, capsys):
     assert main(["bench", "replay", "--games", "-1", "--skip-throughput"]) == 2
     assert "--games" in capsys.readouterr().err
+    assert main(["bench", "replay", "--seed", "-1", "--skip-throughput"]) == 2
+    assert "--seed" in capsys.readouterr().err
+    busy = tmp_path / "a-file"
+    busy.write_text("")
+    assert main(["bench", "replay", "--quick", "--work", str(busy), "--skip-throughput"]) == 2
+    err = capsys.readouterr().err
+    assert "--work" in err and "Traceback" not in err
+
+
+def test_bench_without_the_demo_game_says_so(tmp_path, capsys, monkeypatch):
+    """An installed wheel has no sample_images/ beside the package: a clear line, exit 2."""
+    from companion.tracking import bench
+
+    monkeypatch.setattr(bench, "demo_game_dir", lambda: None)
+    code = main(["bench", "replay", "--quick", "--skip-throughput", "--work", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "demo game is not installed" in err and len(err.strip().splitlines()) == 1
+
+
+def test_bench_finds_the_demo_where_the_package_keeps_it(tmp_path, monkeypatch):
+    from companion.tracking import bench
+
+    copy = tmp_path / "demo_game"
+    copy.mkdir()
+    for name in ("game.mp4", "timeline.json", "expected_record.json"):
+        (copy / name).write_bytes((DEMO / name).read_bytes())
+    monkeypatch.setattr(bench, "demo_game_dir", lambda: copy)
+    video, meta = bench.load_demo()
+    assert video == copy / "game.mp4"
+    assert meta["record"] == json.loads((DEMO / "expected_record.json").read_text())
+    (copy / "timeline.json").write_text("{")
+    with pytest.raises(LookupError, match="incomplete"):
+        bench.load_demo()
 
 
 def test_ctrl_c_still_writes_the_record(tmp_path, capsys, monkeypatch):
@@ -189,3 +234,25 @@ def test_ctrl_c_still_writes_the_record(tmp_path, capsys, monkeypatch):
     expected = json.loads((DEMO / "expected_record.json").read_text())
     assert record["players"] == expected["players"]
     assert len(record["moves"]) < len(expected["moves"])  # stopped early, written anyway
+
+
+def test_an_unreadable_source_is_one_line_on_stderr_without_ffmpeg_noise(tmp_path):
+    """The real command in its own process (ffmpeg's log level is set once per process)."""
+    import subprocess
+    import sys
+
+    notimg = tmp_path / "notimg.jpg"
+    notimg.write_text("hello, not an image")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", str(notimg), "--record", "x.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        f"companion replay: {notimg} holds no frame OpenCV can decode: not a video or image it "
+        "reads (try an .mp4 or .avi file)"
+    ]
+    assert not (tmp_path / "x.json").exists()

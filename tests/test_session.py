@@ -449,3 +449,62 @@ def test_a_frame_that_fails_to_process_does_not_end_the_live_loop(tmp_path):
         time.sleep(0.02)
     session.stop()
     assert session.frame_errors == 1 and reader.reads >= 2
+
+
+@pytest.mark.parametrize("number", [10**23, -1, "x"])
+def test_evidence_of_a_move_number_out_of_range_is_none(table, number):
+    table.move(board_with(C3="B"))
+    assert table.session.evidence(1, "after")[:2] == b"\xff\xd8"
+    assert table.session.evidence(number, "after") is None
+
+
+def test_players_with_an_unknown_team_colour_are_named():
+    with pytest.raises(SessionError) as info:
+        parse_players("Ann:purple,Bo:green")
+    assert "'purple'" in info.value.message and "blue, green, red" in info.value.message
+    assert parse_players("Ann:Blue,Bo:green")[0] == {"name": "Ann", "team": "blue"}
+
+
+def test_a_cell_correction_survives_a_restart(tmp_path):
+    """The vision keeps reading C3 empty under a real blue chip; the table corrected it. After
+    a restart the correction must still hold, or the misread becomes a bogus removal."""
+    path = tmp_path / "g.db"
+    reader = ScriptedReader()
+    t = Table(GameSession(store=Store(path), reader=reader), reader)
+    t.still(EMPTY)
+    t.move(EMPTY)  # blue put a chip on C3 but the vision reads nothing there
+    t.session.correct_cell("C3", "B")
+    t.move(board_with(D4="G"))  # green plays; C3 still misread as empty
+    assert t.session.state()["moves"][-1] == {"color": "green", "place": "D4"}
+    rulings = len(t.session.state()["rulings"])
+    t.session.store.close()  # restart
+
+    reader = ScriptedReader()
+    again = Table(GameSession(store=Store(path), reader=reader), reader)
+    again.still(board_with(D4="G"))  # the same misread as before the restart
+    state = again.session.state()
+    assert len(state["rulings"]) == rulings and state["status"] == "still"
+    again.move(board_with(D4="G", E5="B"))
+    assert again.session.state()["moves"][-1] == {"color": "blue", "place": "E5"}
+    assert again.session.state()["rulings"][-1]["code"] == "ok"
+
+
+def test_a_correction_a_later_move_overturned_is_not_restored(tmp_path):
+    path = tmp_path / "g.db"
+    reader = ScriptedReader()
+    t = Table(GameSession(store=Store(path), reader=reader), reader)
+    t.still(EMPTY)
+    t.move(EMPTY)  # blue's C3 unseen
+    t.session.correct_cell("C3", "B")
+    t.move(board_with(C3="B", D4="G"))  # now the vision reads C3 right
+    t.session.store.close()
+    again = GameSession(store=Store(path), reader=ScriptedReader())
+    assert again.tracker.current_read((2, 2)) == "B"
+    from companion.session import _standing_corrections
+
+    stored = again.store.load_game(again.game_id)
+    assert _standing_corrections(stored.actions, again.game) == {(2, 2): (".", "B")}
+    again.undo()  # D4 undone: C3 is still B in the game, so the correction stands
+    again.undo()  # C3 undone: the game no longer shows B there
+    stored = again.store.load_game(again.game_id)
+    assert _standing_corrections(stored.actions, again.game) == {}

@@ -154,3 +154,13 @@ def test_an_unreadable_record_is_refused_and_nothing_is_stored():
         import_record(store, bad)
     assert "ZZ" in info.value.message or "move 1" in info.value.message
     assert store.game_ids() == []
+
+
+@pytest.mark.parametrize("number", [10**23, 2**63, -1, -(10**23), 0])
+def test_evidence_of_a_number_no_move_can_have_is_none(number):
+    """A huge number (a web URL) used to raise OverflowError from sqlite3; negatives too."""
+    store = Store()
+    game = store.create_game(SETUP)
+    store.add_move(game, {"color": "blue", "place": "B2"}, _ruling(1), {"before": b"b1"})
+    assert store.evidence(game, number, "before") is None
+    assert store.evidence(game, 1, "before") == b"b1"

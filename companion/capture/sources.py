@@ -11,6 +11,8 @@ Every source yields :class:`~companion.capture.frame.Frame` objects through ``re
 from __future__ import annotations
 
 import contextlib
+import math
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,10 @@ VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpe
 URL_SCHEMES = ("http://", "https://", "rtsp://", "rtmp://", "udp://", "tcp://")
 DEFAULT_FOLDER_FPS = 15.0
 DEFAULT_LIVE_FPS = 30.0
+# ffmpeg prints its own decoding complaints ("[mjpeg @ 0x...] No JPEG data") on stderr, where
+# they would bury our one-line messages. OpenCV reads this once, when it first uses ffmpeg, so
+# it is set as soon as the capture layer is imported (-8 is AV_LOG_QUIET; a user value is kept).
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 class CaptureError(Exception):
@@ -128,17 +134,41 @@ class _CvCaptureSource(FrameSource):
 
 
 class VideoFileSource(_CvCaptureSource):
-    """A recorded video; timestamps are ``index / fps`` of the file."""
+    """A recorded video (or a single image); timestamps are ``index / fps`` of the file.
+
+    Opening decodes the first frame: a file OpenCV "opens" but cannot decode (a text file named
+    ``.jpg``, a truncated video) is refused at once instead of replaying as zero frames.
+    """
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
         super().__init__(str(path), str(path))
         self.path = path
+        self._first: np.ndarray | None = None
 
     def _open(self) -> None:
         if not self.path.is_file():
             raise CaptureError("not_found", f"video file {self.path} does not exist")
         super()._open()
+        first = super()._read()
+        if first is None:
+            super()._close()
+            raise CaptureError(
+                "no_frames",
+                f"{self.path} holds no frame OpenCV can decode: not a video or image it reads "
+                "(try an .mp4 or .avi file)",
+            )
+        self._first = first
+
+    def _read(self) -> np.ndarray | None:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        return super()._read()
+
+    def _close(self) -> None:
+        self._first = None
+        super()._close()
 
     def _open_failure_message(self) -> str:
         return f"{self.path} is not a video OpenCV can decode (try an .mp4 or .avi file)"
@@ -176,8 +206,10 @@ class FolderSource(FrameSource):
     def __init__(self, path: str | Path, fps: float = DEFAULT_FOLDER_FPS) -> None:
         path = Path(path)
         super().__init__(str(path))
-        if fps <= 0:
-            raise CaptureError("bad_fps", f"frames per second must be positive, not {fps}")
+        if not (math.isfinite(fps) and fps > 0):
+            raise CaptureError(
+                "bad_fps", f"frames per second must be a finite number above 0, not {fps}"
+            )
         self.path = path
         self.fps = float(fps)
         self._files: list[Path] = []
@@ -215,6 +247,10 @@ def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
     ``0`` or ``camera:0`` -> webcam; ``http://...``/``rtsp://...`` -> stream; a folder -> its
     frames; anything else -> a video file. Raises :class:`CaptureError` when it cannot be opened.
     """
+    if fps is not None and not (math.isfinite(fps) and fps > 0):
+        raise CaptureError(
+            "bad_fps", f"frames per second must be a finite number above 0, not {fps}"
+        )
     if isinstance(spec, int):
         source: FrameSource = CameraSource(spec)
     else:
@@ -232,7 +268,7 @@ def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
         elif lower.startswith(URL_SCHEMES):
             source = StreamSource(text)
         elif Path(text).is_dir():
-            source = FolderSource(text, fps=fps or DEFAULT_FOLDER_FPS)
+            source = FolderSource(text, fps=DEFAULT_FOLDER_FPS if fps is None else fps)
         elif Path(text).exists():
             source = VideoFileSource(text)
         else:
@@ -242,6 +278,6 @@ def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
                 "a stream URL (http://, rtsp://) or a camera index",
             )
     source.open()
-    if fps and not isinstance(source, FolderSource):
+    if fps is not None and not isinstance(source, FolderSource):
         source.fps = float(fps)
     return source

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -94,8 +95,10 @@ def run(args: argparse.Namespace) -> int:
         }
     except SessionError as exc:
         return _fail(exc.message)
-    if args.window < 0:
-        return _fail(f"--window must be 0 or more seconds, not {args.window}")
+    if not (math.isfinite(args.window) and args.window >= 0):
+        return _fail(f"--window must be a finite number of seconds, 0 or more, not {args.window}")
+    if args.fps is not None and not (math.isfinite(args.fps) and args.fps > 0):
+        return _fail(f"--fps must be a finite number above 0, not {args.fps}")
     record_path = Path(args.record)
     if not record_path.parent.exists():
         return _fail(f"folder {record_path.parent} for --record does not exist")
@@ -153,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         capture.close()
     bar.close()
     elapsed = time.perf_counter() - started
+    if frames == 0 and not interrupted:
+        return _fail(f"{args.source} gave no frame to replay")
 
     record = session.export_record()
     try:

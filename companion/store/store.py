@@ -20,6 +20,7 @@ from pathlib import Path
 from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 EVIDENCE_KINDS = ("before", "after")
+MAX_MOVE_NUMBER = 2**63 - 1  # SQLite's largest integer; a larger number names no move
 
 
 class StoreError(Exception):
@@ -282,8 +283,12 @@ class Store:
             db.put_evidence(game_id, move_number, {which: jpeg}, time.time())
 
     def evidence(self, game_id: int, move_number: int, which: str) -> bytes | None:
+        """The JPEG kept for a move, or None (also for a number no move can have: below 1 or
+        beyond SQLite's integers, which would otherwise raise OverflowError)."""
         if which not in EVIDENCE_KINDS:
             raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        if not 1 <= move_number <= MAX_MOVE_NUMBER:
+            return None
         with self._lock:
             row = self._db.execute(
                 "SELECT jpeg FROM evidence WHERE game_id = ? AND move_number = ? AND which = ?",

@@ -41,11 +41,11 @@ from companion.render.game_video import (
     render_game,
     script_record,
 )
+from companion.samples import demo_game_dir, demo_game_dirs
 from companion.session import GameSession
 from companion.store import Store
 from companion.tracking.tracker import WATCHING
 
-DEMO_DIR = Path(__file__).resolve().parent.parent.parent / "sample_images" / "demo_game"
 DEFAULT_WORK = Path(tempfile.gettempdir()) / "companion-bench"
 
 
@@ -94,7 +94,10 @@ def _rendered(work: Path, name: str, make) -> tuple[Path, dict]:
     """``make() -> (spec, script, fps)``; renders once into ``work/name.mp4`` + ``.json``."""
     video, meta_path = work / f"{name}.mp4", work / f"{name}.json"
     if video.exists() and meta_path.exists():
-        return video, json.loads(meta_path.read_text())
+        try:
+            return video, json.loads(meta_path.read_text())
+        except (OSError, ValueError):  # a cache broken by an interrupted run: render again
+            _log(f"  {meta_path} is unreadable; rendering {name} again")
     spec, script, fps = make()
     started = time.perf_counter()
     reads: list[str] = []
@@ -278,17 +281,48 @@ def _latency(runs: list[dict]) -> dict:
     }
 
 
+def _fail(message: str) -> int:
+    print(f"companion bench replay: {message}", file=sys.stderr)
+    return 2
+
+
+def load_demo() -> tuple[Path, dict]:
+    """The bundled demo video and its truth (script, record, timeline), wherever the package
+    is installed. Raises ``LookupError`` with a one-line message when it is missing or broken."""
+    folder = demo_game_dir()
+    if folder is None:
+        looked = ", ".join(str(p) for p in demo_game_dirs())
+        raise LookupError(f"the demo game is not installed (looked in {looked})")
+    try:
+        timeline = json.loads((folder / "timeline.json").read_text())
+        meta = {
+            "script": timeline["script"],
+            "record": json.loads((folder / "expected_record.json").read_text()),
+            "timeline": timeline,
+            "spec": {"art": "cards", "size": [640, 480], "name": "demo"},
+        }
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise LookupError(f"the demo game in {folder} is incomplete: {exc}") from None
+    return folder / "game.mp4", meta
+
+
 def run(args: argparse.Namespace) -> int:
     games, moves = (3, 6) if args.quick else (args.games, args.moves)
     if games < 0 or moves < 1:
-        print("companion bench replay: --games >= 0 and --moves >= 1", file=sys.stderr)
-        return 2
+        return _fail("--games must be 0 or more and --moves 1 or more")
+    if args.seed < 0:
+        return _fail(f"--seed must be 0 or more, not {args.seed}")
+    try:
+        demo_video, demo_meta = load_demo()
+    except LookupError as exc:
+        return _fail(str(exc))
     work = Path(args.work)
     try:
         work.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=work):  # the cache must be writable, not just exist
+            pass
     except OSError as exc:
-        print(f"companion bench replay: cannot use --work {work}: {exc}", file=sys.stderr)
-        return 2
+        return _fail(f"cannot use --work {work}: {exc.strerror or exc}")
 
     out: dict = {"games": games, "moves_per_game": moves}
     if not args.skip_throughput:
@@ -300,14 +334,6 @@ def run(args: argparse.Namespace) -> int:
         out["throughput"] = throughput(video, work)
 
     runs: dict[str, list[dict]] = {"vision": [], "perfect_reads": []}
-    demo_video = DEMO_DIR / "game.mp4"
-    demo_meta = json.loads((DEMO_DIR / "timeline.json").read_text())
-    demo_meta = {
-        "script": demo_meta["script"],
-        "record": json.loads((DEMO_DIR / "expected_record.json").read_text()),
-        "timeline": demo_meta,
-        "spec": {"art": "cards", "size": [640, 480], "name": "demo"},
-    }
     db = work / "demo.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)

@@ -104,7 +104,20 @@ class BoardTracker:
         r, c = cell
         if (r, c) in CORNERS:
             raise ValueError("corners hold no chips and need no correction")
-        misread = self._last_cells[r][c] if self._last_cells else self._stable[r][c]
+        self.restore_correction(cell, self.current_read(cell), value)
+
+    def current_read(self, cell: tuple[int, int]) -> str:
+        """What the vision last read on ``cell`` (the tracker's value before any reading)."""
+        r, c = cell
+        return self._last_cells[r][c] if self._last_cells else self._stable[r][c]
+
+    def restore_correction(self, cell: tuple[int, int], misread: str, value: str) -> None:
+        """Believe ``value`` on ``cell`` while the vision reads ``misread`` there (what
+        :meth:`correct` does with the current reading; a restarted session calls it with the
+        reading stored alongside the correction)."""
+        r, c = cell
+        if (r, c) in CORNERS:
+            raise ValueError("corners hold no chips and need no correction")
         if misread != value:
             self._overrides[(r, c)] = (misread, value)
         else:
