@@ -10,6 +10,10 @@ from companion.vision import chips
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, HueBand, balance
 from companion.vision.geometry import screen_quad, to_canonical_grid
 from companion.vision.pipeline import BoardReader, warp_grid
+from companion.vision.reading import CORNER
+
+COLUMNS = "ABCDEFGHIJ"
+MAX_UNKNOWN = 20  # more unreadable cells than this: the calibration picture is refused
 
 
 def calibrate_image(
@@ -19,28 +23,38 @@ def calibrate_image(
     response (so printed red ink is never taken for a red chip) and the chips' hues.
 
     ``orientation`` overrides the ink-pattern vote (for boards without red/black suits).
-    Raises :class:`CalibrationError` when no board is found.
+    The board may hold chips (calibrating mid-game): cells holding a chip or unreadable get no
+    empty-board reference (listed in ``unreferenced``) and are read as without a calibration.
+    Raises :class:`CalibrationError` when no board is found or more than ``MAX_UNKNOWN`` cells
+    cannot be read (the message names them).
     """
     reader = BoardReader()
+    if orientation is not None:
+        reader.hold_orientation(orientation)  # the given orientation wins over the ink vote
     reading = reader.read(bgr)
     if not reading.board_found or reader.quad is None:
         why = "; ".join(reading.notes) or "no 10x10 grid found"
         raise CalibrationError(f"no board found in the calibration image ({why})")
-    if orientation is not None and orientation != reading.orientation:
-        reader.orientation = orientation
-        reading = reader.read(bgr)
+    symbols = np.array([list(r) for r in reading.cells])
+    unknown = [cell_name(r, c) for r, c in np.argwhere(symbols == "?")]
+    if len(unknown) > MAX_UNKNOWN:
+        raise CalibrationError(
+            f"{len(unknown)} cells cannot be read in the calibration image (a hand, an arm or "
+            f"glare over the board?): {' '.join(unknown)}; take the picture again with the "
+            "board in clear view"
+        )
     quad = screen_quad(reading.corners, reading.orientation)
     grid = warp_grid(bgr, quad)
     feats, gains = chips.measure(grid, reader.profile)
-    symbols = np.array([list(r) for r in reading.cells])
     k = reading.orientation // 90
+    # only the cells read confidently empty show the art's own response; a chip or an unsure
+    # cell (perhaps a chip under a hand) would hide that cell's chips from every later frame
+    referenced = symbols == "."
     reference = {}
     for sym in CHIP_SYMBOLS:
         canon = to_canonical_grid(feats.chip[sym], reading.orientation).astype(np.float32)
-        # the calibration picture shows the (mostly) empty board: every cell not read as a
-        # chip, the unsure ones included, is the art's own response
-        no_chip = ~np.isin(symbols, list(CHIP_SYMBOLS))
-        reference[sym] = np.where(no_chip, canon, 0.0).astype(np.float32)
+        reference[sym] = np.where(referenced, canon, 0.0).astype(np.float32)
+    unreferenced = [cell_name(r, c) for r, c in np.argwhere(~referenced & (symbols != CORNER))]
     profile = measure_chip_hues(grid, gains, np.rot90(symbols, -k), reader.profile)
     h, w = bgr.shape[:2]
     return Calibration(
@@ -51,7 +65,13 @@ def calibrate_image(
         gains=gains,
         profile=profile,
         source=source,
+        unreferenced=unreferenced,
     )
+
+
+def cell_name(row: int, col: int) -> str:
+    """Canonical cell name: column letter then row number (row 0, column 1 -> "B1")."""
+    return f"{COLUMNS[col]}{row + 1}"
 
 
 def measure_chip_hues(

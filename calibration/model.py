@@ -10,7 +10,9 @@ JSON (version 1)::
                                           # board's own art shows per canonical cell (or null)
      "gains": [b, g, r],                  # white balance of the board's cards
      "profile": {"chips": {"B": [lo, hi], ...}, "skin": [lo, hi], ...},  # OpenCV hue bands
-     "source": "empty.jpg"}
+     "source": "empty.jpg",
+     "unreferenced": ["B1", "E5"]}        # cells that held a chip or were unreadable when
+                                          # calibrating: read as without a calibration
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Calibration:
     gains: np.ndarray | None = None
     profile: ColourProfile = field(default_factory=ColourProfile)
     source: str = ""
+    unreferenced: list[str] = field(default_factory=list)  # cells without an empty reference
 
     def to_json(self) -> dict:
         return {
@@ -55,6 +58,7 @@ class Calibration:
             "gains": None if self.gains is None else [round(float(g), 4) for g in self.gains],
             "profile": self.profile.to_json(),
             "source": self.source,
+            "unreferenced": list(self.unreferenced),
         }
 
     @classmethod
@@ -89,6 +93,7 @@ class Calibration:
                 if data.get("profile")
                 else ColourProfile(),
                 source=str(data.get("source", "")),
+                unreferenced=[str(c) for c in data.get("unreferenced") or []],
             )
         except CalibrationError:
             raise

@@ -2,9 +2,12 @@
 
 Stores the grid corners (A1, J1, J10, A10), the orientation, the empty board's own colour
 response per cell and the chips' hues. Take the picture with the camera where it will stay,
-ideally of the empty board (chips on it are fine: their cells get no reference).
+ideally of the empty board. Chips on it are fine (calibrating mid-game): the cells holding a chip
+or unreadable get no empty-board reference, are listed in the output and in the file
+("unreferenced"), and are read as without a calibration. A picture with more than 20 unreadable
+cells (a hand over the board) is refused with the cells named.
 
-Exit codes: 0 saved; 1 the image cannot be read or shows no board; 2 bad arguments or the
+Exit codes: 0 saved; 1 the image cannot be read, shows no board or too many unreadable cells; 2 bad arguments or the
 output file cannot be written.
 """
 
@@ -56,4 +59,9 @@ def run(args: argparse.Namespace) -> int:
         + " ".join(f"({x:.1f},{y:.1f})" for x, y in cal.corners)
         + f", image {w}x{h}"
     )
+    if cal.unreferenced:
+        print(
+            f"{len(cal.unreferenced)} cell(s) held a chip or could not be read and have no "
+            "empty-board reference: " + " ".join(cal.unreferenced)
+        )
     return 0

@@ -93,6 +93,7 @@ class BoardReader:
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
         self._last_vote = None
+        self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.orientation = calibration.orientation
@@ -143,12 +144,20 @@ class BoardReader:
         )
         return cv2.warpPerspective(bgr, hom, (width, height), flags=cv2.INTER_LINEAR)
 
+    def hold_orientation(self, orientation: int) -> None:
+        """Use this orientation from now on, whatever the printed ink pattern says (a board
+        without red/black suits, or a user who knows better)."""
+        if orientation not in (0, 90, 180, 270):
+            raise ValueError(f"orientation must be 0, 90, 180 or 270, not {orientation!r}")
+        self.orientation = int(orientation)
+        self._orientation_fixed = True
+
     # -- internals ----------------------------------------------------------------------------
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
         """Try the best few located grids; keep the one whose reading is most plausible (the
         ink pattern matches the layout best, the fewest cells unknown)."""
         best: tuple[float, BoardReading, tuple] | None = None
-        calibrated = self.orientation if self.calibration is not None else None
+        calibrated = self.orientation if self._orientation_fixed else None
         self._trials = []
         fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES)
         trials = [(f.quad, f.source, 0.0) for f in fits[:1]]
@@ -223,7 +232,7 @@ class BoardReader:
                 return BoardReading(board_found=False, notes=notes)
             self.orientation = vote.orientation
         elif (
-            self.calibration is None
+            not self._orientation_fixed
             and vote.orientation != self.orientation
             and vote.margin >= REORIENT_MARGIN
         ):

@@ -1,0 +1,116 @@
+"""Calibration from rendered frames: the given orientation wins, chips on the board are fine."""
+
+import numpy as np
+import pytest
+from companion.calibration import CalibrationError, load, save
+from companion.calibration.build import calibrate_image
+
+from companion.render import random_spec, render_frame
+from companion.vision import BoardReader
+
+EMPTY = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+# a mid-game board: blue, green and red chips (red ones over red-printed cards too)
+MID = [
+    "*BB.....R*",
+    ".....G....",
+    "...R......",
+    "..........",
+    "....GGR...",
+    "..........",
+    ".B........",
+    "..........",
+    "R.........",
+    "*......B.*",
+]
+
+
+def _spec(seed=4, art="text", orientation=90):
+    return random_spec(
+        np.random.default_rng(seed),
+        art=art,
+        hand=False,
+        board_fraction=0.8,
+        tilt_deg=10.0,
+        size=(640, 480),
+        glare=0.0,
+        orientation=orientation,
+        board_cards=0,
+    )
+
+
+def _wrong(reading, truth_cells):
+    return [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth_cells[r][c])
+    ]
+
+
+def test_the_given_orientation_is_saved_even_against_the_ink_vote():
+    image, truth = render_frame(_spec().with_frame(cells=tuple(EMPTY)))
+    assert calibrate_image(image).orientation == truth.orientation == 90
+    cal = calibrate_image(image, orientation=180)
+    assert cal.orientation == 180
+    # and the reader built on it keeps it
+    assert BoardReader(cal).read(image).orientation == 180
+
+
+def test_calibrating_mid_game_leaves_the_chip_cells_out_of_the_reference(tmp_path):
+    spec = _spec(seed=6)
+    mid_image, _ = render_frame(spec.with_frame(cells=tuple(MID)))
+    cal = calibrate_image(mid_image)
+    chip_cells = {
+        f"{'ABCDEFGHIJ'[c]}{r + 1}"
+        for r, row in enumerate(MID)
+        for c, s in enumerate(row)
+        if s in "BGR"
+    }
+    assert chip_cells <= set(cal.unreferenced)
+    for sym in "BGR":
+        for name in chip_cells:
+            col, row = "ABCDEFGHIJ".index(name[0]), int(name[1:]) - 1
+            assert cal.reference[sym][row, col] == 0.0
+    # the chip colours learnt from the chips stay proper chip hues
+    assert 90 <= cal.profile.chips["B"].lo < cal.profile.chips["B"].hi <= 135
+    assert 35 <= cal.profile.chips["G"].lo < cal.profile.chips["G"].hi <= 90
+    path = save(cal, tmp_path / "mid.json")
+    again = load(path)
+    assert again.unreferenced == cal.unreferenced
+    # the same camera later: chips moved, removed and added are read right
+    later = [
+        "*.B......*",
+        ".....G....",
+        "..........",
+        "..........",
+        "....G.R...",
+        "..........",
+        ".B....B...",
+        "..........",
+        "..........",
+        "*........*",
+    ]
+    image, truth = render_frame(spec.with_frame(cells=tuple(later), seed=spec.seed + 7))
+    reading = BoardReader(again).read(image)
+    assert _wrong(reading, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= 2
+
+
+def test_a_hand_over_most_of_the_board_is_refused_naming_the_cells(monkeypatch):
+    image, _ = render_frame(_spec().with_frame(cells=tuple(EMPTY)))
+    from companion.vision import pipeline
+
+    real = pipeline.BoardReader._read_grid
+
+    def covered(self, grid, notes, judge=False):
+        reading = real(self, grid, notes, judge)
+        if reading.board_found:
+            reading.cells = [
+                row[:1] + "?????" + row[6:] if 2 <= i <= 7 else row
+                for i, row in enumerate(reading.cells)
+            ]
+        return reading
+
+    monkeypatch.setattr(pipeline.BoardReader, "_read_grid", covered)
+    with pytest.raises(CalibrationError, match="30 cells cannot be read.*B3 C3"):
+        calibrate_image(image)
