@@ -191,3 +191,15 @@ def test_an_internal_error_is_reported_without_a_traceback(capsys, monkeypatch):
     code, result = check(capsys, str(EXAMPLE))
     assert code == 1 and result["error"]["code"] == "internal_error"
     assert "ZeroDivisionError: boom" in result["error"]["message"]
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(capsys, tmp_path, monkeypatch):
+    # Windows editors (Notepad) save UTF-8 with a BOM; the record is still a record.
+    text = EXAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    code, result = check(capsys, str(path))
+    assert code == 0 and len(result["rulings"]) == 4
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff" + text))
+    code, result = check(capsys, "-")
+    assert code == 0 and len(result["rulings"]) == 4

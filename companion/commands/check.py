@@ -79,7 +79,7 @@ def _outcome_json(game: Game) -> dict[str, Any] | None:
 def _read(path: str) -> Any:
     if path == "-":
         try:
-            return json.loads(sys.stdin.read())
+            return json.loads(sys.stdin.read().lstrip("\ufeff"))
         except json.JSONDecodeError as exc:
             raise RecordError("bad_json", f"standard input is not valid JSON: {exc.msg}") from None
     return load_record(path)

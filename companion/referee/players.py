@@ -8,8 +8,8 @@ COLORS = ("blue", "green", "red")
 COLOR_LETTERS = {"blue": "B", "green": "G", "red": "R"}
 
 
-class SetupError(ValueError):
-    """A game that cannot be set up. ``code`` is machine-readable, the message says what to do."""
+class CodedError(ValueError):
+    """An error with a machine-readable ``code`` and a ``message`` that says what to do."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -18,6 +18,10 @@ class SetupError(ValueError):
 
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class SetupError(CodedError):
+    """A game that cannot be set up."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,28 +14,20 @@ from typing import Any
 from companion.referee.cards import CardError
 from companion.referee.game import Game
 from companion.referee.moves import CHOOSE, DRAW, TABLE_TALK, Move, MoveError
-from companion.referee.players import SetupError
+from companion.referee.players import CodedError, SetupError
 from companion.referee.rulings import Ruling
 
 RECORD_KEYS = {"variant", "options", "players", "moves", "deck", "seed", "comment", "title"}
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or set up. ``code`` names the problem for machines."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+class RecordError(CodedError):
+    """A record that cannot be read or set up."""
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a record file; raises RecordError for a missing or non-JSON file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # tolerate a BOM (Windows editors)
     except FileNotFoundError:
         raise RecordError("not_found", f"record file {str(path)!r} does not exist") from None
     except IsADirectoryError:
