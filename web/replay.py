@@ -14,27 +14,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm")
+from companion.samples import VIDEO_SUFFIXES, demo_game_dirs
 
 
 class DemoMissing(FileNotFoundError):
-    """The bundled demo game is not next to the package (e.g. a wheel without sample_images)."""
-
-
-def demo_game_dirs() -> list[Path]:
-    """Where the demo game may be: next to the package (source checkout, editable install), or
-    in the current folder (``pip install .`` run from the checkout copies no sample_images)."""
-    import companion
-
-    package_root = Path(companion.__file__).resolve().parent.parent
-    candidates = [
-        package_root / "sample_images" / "demo_game",
-        Path.cwd() / "sample_images" / "demo_game",
-    ]
-    return list(dict.fromkeys(candidates))
+    """The bundled demo game is in none of the places ``companion.samples`` knows."""
 
 
 def demo_video() -> Path:
+    """The demo game's video: wheel package data, source checkout, or the current folder."""
     for folder in demo_game_dirs():
         videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
         if videos:
