@@ -78,3 +78,20 @@ def test_grid_image_must_be_ten_cells_each_way():
         assert "10 cells" in str(exc)
     else:  # pragma: no cover
         raise AssertionError("a 95-pixel-high grid image must be refused")
+
+
+def test_missing_edges_finds_a_card_lying_across_the_grid():
+    from companion.vision.chips import cell_shape, cell_whites, missing_edges
+
+    shape = cell_shape(24, 24)
+    img = np.full((240, 240, 3), 235, np.uint8)
+    for k in range(11):  # dark grid lines on every cell boundary
+        img[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
+        img[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    covered = img.copy()
+    covered[30:110, 30:110] = 245  # a plain card over cells (1..4, 1..4)
+    assert missing_edges(img, cell_whites(img, shape), shape).max() == 0
+    gone = missing_edges(covered, cell_whites(covered, shape), shape)
+    assert gone[2, 2] == 4 and gone[3, 3] == 4  # wholly under the card
+    assert gone[1, 1] == 2  # its corner: the card hides two of its boundaries
+    assert gone[6, 6] == 0 and gone[0, 0] == 0

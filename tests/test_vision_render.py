@@ -49,3 +49,31 @@ def test_reader_keeps_the_board_between_frames_and_straightens_it():
     assert again.cells == first.cells and again.notes == []
     top_down = reader.straighten(image, width=400)
     assert top_down.shape[1] == 400 and 200 < top_down.shape[0] < 400  # landscape cells
+
+
+def test_a_playing_card_lying_over_chips_is_not_read_as_empty():
+    """A loose card covers a blue chip (B7) and a red one (A9): unknown, never '.' or a chip."""
+    cells = ["*BB.....R*", ".....G....", "...R......", "..........", "....GGR..."]
+    cells += ["..........", ".B........", "..........", "R.........", "*......B.*"]
+    spec = random_spec(
+        np.random.default_rng(6),
+        art="text",
+        hand=False,
+        board_fraction=0.8,
+        tilt_deg=10.0,
+        size=(640, 480),
+        glare=0.0,
+        orientation=90,
+    )
+    assert spec.board_cards == 1
+    image, truth = render_frame(spec.with_frame(cells=tuple(cells)))
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == 90
+    assert reading.cells[6][1] == "?" and reading.cells[8][0] == "?"
+    wrong = [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth.cells[r][c])
+    ]
+    assert wrong == []

@@ -43,6 +43,7 @@ class CellFeatures:
     chip: dict[str, np.ndarray]  # eroded fraction of each chip colour in the inner cell
     raw: dict[str, np.ndarray]  # un-eroded fraction of each chip colour in the inner cell
     ring: np.ndarray  # fraction of the cell's border ring unlike the typical cell's ring
+    edges_missing: np.ndarray  # how many of the cell's 4 boundary lines do not show (0..4)
     ring_chip: np.ndarray  # fraction of the border ring in chip colours
     skin: np.ndarray
     glare: np.ndarray
@@ -189,6 +190,43 @@ def ring_anomaly(
     return np.clip(share - float(np.partition(share.ravel(), 50)[50]), 0, 1)
 
 
+EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
+EDGE_KEEP = 0.35  # an edge keeping less than this share of the typical edge contrast is gone
+HAND_SKIN = 0.08  # a chip cell with this much skin ...
+HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
+EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
+
+
+def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Per cell, how many of its 4 boundaries (the gap or printed line to its neighbours) do
+    not show: 0..4.
+
+    Every boundary between two cells shows as a line darker than the cards beside it. A
+    playing card lying on the board, a hand or a sleeve hides those lines, while a chip sits
+    inside its cell and leaves them. Each boundary's contrast is its darkest line near the
+    expected position (pooled over a few pixels, so a grid a pixel or two off still finds it),
+    relative to the cells' white; a boundary with much less contrast than the typical one is
+    missing. The board's outer boundary counts for the outer cells.
+    """
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    hh, ww = grey.shape
+    white = float(np.median(whites)) + 1.0
+    offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
+    # every boundary k = 0..10 at once: the darkest of the pixels near it, then per cell side
+    xs = np.clip(np.arange(11)[:, None] * shape.w + offsets, 0, ww - 1)  # 11 x pool
+    ys = np.clip(np.arange(11)[:, None] * shape.h + offsets, 0, hh - 1)
+    cols = grey[:, xs].min(axis=2).reshape(10, shape.h, 11)  # rows of cells, pixels, boundary
+    rows = grey[ys, :].min(axis=1).reshape(11, 10, shape.w)
+    vert = 1.0 - np.median(cols[:, ::2], axis=1) / white  # 10 x 11 (every other pixel)
+    horiz = 1.0 - np.median(rows[:, :, ::2], axis=2) / white  # 11 x 10
+    typical = float(np.median(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()])))
+    if typical <= 0.05:  # no visible boundaries on this board: nothing to say
+        return np.zeros((10, 10), np.float32)
+    gone_v = vert < EDGE_KEEP * typical
+    gone_h = horiz < EDGE_KEEP * typical
+    return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
+
+
 @dataclass(slots=True)
 class MeasureCache:
     """What changes slowly for a fixed camera (white balance, the border palette); refreshed
@@ -228,6 +266,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         chip=chip,
         raw=raw,
         ring=ring_anomaly(rings, palette, chip_ring),
+        edges_missing=missing_edges(img, whites, shape),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
         skin=_per_cell(masks["skin"], True, shape),
         glare=_per_cell(blown_out(grid_bgr), True, shape),
@@ -291,6 +330,10 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
         | (feats.dark_blob > DARK_BLOB_MAX)
         | (feats.ring_chip > RING_CHIP_MAX)
         | (raw_best > RAW_MAX)
+        | (feats.edges_missing >= EDGES_GONE)
+        # a hand holding or reaching for a chip: skin in the cell and foreign colours on its
+        # border; the chip colour seen may be the one in the hand
+        | (is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING))
     )
     # glare washes a chip out: unsure when some chip colour shows around it
     glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03) & (best > base + 0.5 * EMPTY_MAX)) | (
@@ -346,6 +389,7 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
+                | (feats.edges_missing >= 1)
             )
         )
     unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
