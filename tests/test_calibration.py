@@ -1,10 +1,15 @@
 """Calibration from rendered frames: the given orientation wins, chips on the board are fine."""
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 from companion.calibration import CalibrationError, load, save
 from companion.calibration.build import calibrate_image
 
+from companion.cli import main
 from companion.render import random_spec, render_frame
 from companion.vision import BoardReader
 
@@ -114,3 +119,33 @@ def test_a_hand_over_most_of_the_board_is_refused_naming_the_cells(monkeypatch):
     monkeypatch.setattr(pipeline.BoardReader, "_read_grid", covered)
     with pytest.raises(CalibrationError, match="30 cells cannot be read.*B3 C3"):
         calibrate_image(image)
+
+
+DEMO = Path(__file__).resolve().parent.parent / "sample_images" / "demo_game"
+PROFILE = Path(__file__).resolve().parent.parent / "calibration" / "profiles" / "demo_game.json"
+
+
+def _first_video_frame(path):
+    cap = cv2.VideoCapture(str(path))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    return frame
+
+
+def test_the_committed_demo_profile_is_the_demo_cameras_empty_board():
+    cal = load(PROFILE)
+    again = calibrate_image(_first_video_frame(DEMO / "game.mp4"))
+    assert cal.orientation == again.orientation == 0
+    assert np.max(np.abs(cal.corners - again.corners)) < 0.5
+    assert cal.unreferenced == []
+
+
+def test_the_demo_game_replays_to_its_record_with_the_committed_profile(tmp_path, capsys):
+    out = tmp_path / "record.json"
+    args = ["replay", str(DEMO / "game.mp4"), "--record", str(out), "--quiet"]
+    assert main([*args, "--calibration", str(PROFILE)]) == 0
+    capsys.readouterr()
+    record = json.loads(out.read_text())
+    expected = json.loads((DEMO / "expected_record.json").read_text())
+    assert record == expected
