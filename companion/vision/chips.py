@@ -278,13 +278,18 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
     return feats, gains
 
 
-def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None):
+def classify(
+    feats: CellFeatures, reference: dict[str, np.ndarray] | None = None, covers: bool = True
+):
     """Symbols (``.BGR?``) and confidences per screen cell.
 
     ``reference`` (from a calibration of the empty board, already in screen order) holds the
     eroded chip-colour fractions the printed art itself shows: a cell showing no more than its
     empty self is empty, and a chip must show clearly more (a chip covers the ink under it, so
     the reference raises the thresholds rather than being subtracted).
+
+    ``covers=False`` leaves out the signs of a cover that only say "something lies on this
+    cell" (boundaries gone, a hand at a chip): used to judge whether a located grid is right.
     """
     stack = np.stack([feats.chip[s] for s in CHIP_SYMBOLS])  # 3x10x10
     base = 0.0
@@ -330,11 +335,16 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
         | (feats.dark_blob > DARK_BLOB_MAX)
         | (feats.ring_chip > RING_CHIP_MAX)
         | (raw_best > RAW_MAX)
-        | (feats.edges_missing >= EDGES_GONE)
-        # a hand holding or reaching for a chip: skin in the cell and foreign colours on its
-        # border; the chip colour seen may be the one in the hand
-        | (is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING))
     )
+    if covers:
+        # boundaries gone: a loose card, a hand; or a hand holding or reaching for a chip:
+        # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
+        occluded = (
+            occluded
+            | (feats.edges_missing >= EDGES_GONE)
+            | (is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING))
+        )
+    edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
     glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03) & (best > base + 0.5 * EMPTY_MAX)) | (
         feats.glare > GLARE_ALL
@@ -389,7 +399,7 @@ def classify(feats: CellFeatures, reference: dict[str, np.ndarray] | None = None
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
-                | (feats.edges_missing >= 1)
+                | edge_sign
             )
         )
     unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)

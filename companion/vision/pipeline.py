@@ -227,6 +227,11 @@ class BoardReader:
             usable[r, c] = False
         vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
         unknown = float((symbols == "?").mean())
+        if judge:
+            # judging a located grid: cells hidden by a cover (boundaries gone) say nothing
+            # about whether the grid is right, so they do not count against it
+            plain, _ = chips.classify(feats, reference, covers=False)
+            unknown = float((plain == "?").mean())
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
                 notes.append(
