@@ -222,16 +222,17 @@ class BoardReader:
                 for s in CHIP_SYMBOLS
             }
         symbols, conf = chips.classify(feats, reference)
-        usable = (symbols == ".") & (feats.ring < 0.2)
+        # judging a located grid or its orientation: the signs of a cover (boundaries gone, a
+        # hand at a chip) say something lies on a cell, not whether the grid is right, so the
+        # judgement uses the reading without them
+        plain = symbols
+        if judge or self.orientation is None:
+            plain, _ = chips.classify(feats, reference, covers=False)
+        usable = (plain == ".") & (feats.ring < 0.2)
         for r, c in CORNER_CELLS:
             usable[r, c] = False
         vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
-        unknown = float((symbols == "?").mean())
-        if judge:
-            # judging a located grid: cells hidden by a cover (boundaries gone) say nothing
-            # about whether the grid is right, so they do not count against it
-            plain, _ = chips.classify(feats, reference, covers=False)
-            unknown = float((plain == "?").mean())
+        unknown = float((plain == "?").mean())
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
                 notes.append(
@@ -250,7 +251,7 @@ class BoardReader:
         # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
         # blank cells is board margin, so the grid is off by a cell
         content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
-        blank = (content < BLANK_CONTENT) & (symbols != "?")
+        blank = (content < BLANK_CONTENT) & (plain != "?")
         for r, c in CORNER_CELLS:
             blank[r, c] = False
         self._last_vote = vote
