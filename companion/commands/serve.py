@@ -156,6 +156,10 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
     from companion.vision import BoardReader
 
     calibration = None
+    if args.source is None and not args.calibration:
+        calibration = demo_calibration()
+        if calibration is not None:
+            label += ", calibrated by its camera's profile"
     if args.calibration and Path(args.calibration).exists():
         from companion.calibration import CalibrationError, load
 
@@ -166,6 +170,20 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
         label += f", calibrated by {args.calibration}"
     reader = SwappableReader(BoardReader(calibration=calibration))
     return GameSession(store=store, source=source, reader=reader), label
+
+
+def demo_calibration() -> Any:
+    """The demo camera's calibration (``calibration/profiles/demo_game.json``), if shipped."""
+    from importlib import resources
+
+    from companion.calibration import CalibrationError, load
+
+    profile = resources.files("companion.calibration") / "profiles" / "demo_game.json"
+    try:
+        with resources.as_file(profile) as path:
+            return load(path) if path.exists() else None
+    except (CalibrationError, OSError):
+        return None
 
 
 class SwappableReader:
