@@ -197,6 +197,12 @@ HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
 
 
+def _middle(a: np.ndarray, axis: int) -> np.ndarray:
+    """The (upper) median along ``axis``: one partial sort, much cheaper than np.median."""
+    k = a.shape[axis] // 2
+    return np.take(np.partition(a, k, axis=axis), k, axis=axis).astype(np.float32)
+
+
 def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
     """Per cell, how many of its 4 boundaries (the gap or printed line to its neighbours) do
     not show: 0..4.
@@ -217,9 +223,9 @@ def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.n
     ys = np.clip(np.arange(11)[:, None] * shape.h + offsets, 0, hh - 1)
     cols = grey[:, xs].min(axis=2).reshape(10, shape.h, 11)  # rows of cells, pixels, boundary
     rows = grey[ys, :].min(axis=1).reshape(11, 10, shape.w)
-    vert = 1.0 - np.median(cols[:, ::2], axis=1) / white  # 10 x 11 (every other pixel)
-    horiz = 1.0 - np.median(rows[:, :, ::2], axis=2) / white  # 11 x 10
-    typical = float(np.median(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()])))
+    vert = 1.0 - _middle(cols, axis=1) / white  # 10 x 11
+    horiz = 1.0 - _middle(rows, axis=2) / white  # 11 x 10
+    typical = float(_middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()]), 0))
     if typical <= 0.05:  # no visible boundaries on this board: nothing to say
         return np.zeros((10, 10), np.float32)
     gone_v = vert < EDGE_KEEP * typical

@@ -35,6 +35,7 @@ CORNER_WEIGHT = 1.0
 PLAUSIBLE_MIN = 0.45  # a board read from scratch less plausible than this is not reported
 SHIFT_MARGIN = 0.15
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
@@ -97,6 +98,7 @@ class BoardReader:
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
         self._last_vote = None
+        self._frames_since_vote = 0
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
@@ -228,10 +230,20 @@ class BoardReader:
         plain = symbols
         if judge or self.orientation is None:
             plain, _ = chips.classify(feats, reference, covers=False)
-        usable = (plain == ".") & (feats.ring < 0.2)
-        for r, c in CORNER_CELLS:
-            usable[r, c] = False
-        vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
+        # with the board known, a turned board is looked for every few frames only (cheaper
+        # reading; a relocation after a move votes at once); never with a fixed orientation
+        vote = None
+        self._frames_since_vote += 1
+        if (
+            judge
+            or self.orientation is None
+            or (not self._orientation_fixed and self._frames_since_vote >= VOTE_EVERY)
+        ):
+            usable = (plain == ".") & (feats.ring < 0.2)
+            for r, c in CORNER_CELLS:
+                usable[r, c] = False
+            vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
+            self._frames_since_vote = 0
         unknown = float((plain == "?").mean())
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
@@ -242,7 +254,8 @@ class BoardReader:
                 return BoardReading(board_found=False, notes=notes)
             self.orientation = vote.orientation
         elif (
-            not self._orientation_fixed
+            vote is not None
+            and not self._orientation_fixed
             and vote.orientation != self.orientation
             and vote.margin >= REORIENT_MARGIN
         ):
@@ -254,7 +267,8 @@ class BoardReader:
         blank = (content < BLANK_CONTENT) & (plain != "?")
         for r, c in CORNER_CELLS:
             blank[r, c] = False
-        self._last_vote = vote
+        if vote is not None:
+            self._last_vote = vote
         if judge:
             self._last_plausibility = (
                 vote.scores[self.orientation]
