@@ -39,9 +39,9 @@ def calibrate_image(
     unknown = [cell_name(r, c) for r, c in np.argwhere(symbols == "?")]
     if len(unknown) > MAX_UNKNOWN:
         raise CalibrationError(
-            f"{len(unknown)} cells cannot be read in the calibration image (a hand, an arm or "
-            f"glare over the board?): {' '.join(unknown)}; take the picture again with the "
-            "board in clear view"
+            f"{len(unknown)} cells cannot be read in the calibration image (a hand, an arm, "
+            f"a card lying on the board or glare?): {' '.join(unknown)}; take the picture "
+            "again with the board in clear view"
         )
     quad = screen_quad(reading.corners, reading.orientation)
     grid = warp_grid(bgr, quad)
