@@ -31,6 +31,13 @@ PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut
 MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
 GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
 MAX_CANDIDATES = 8
+# second look, only when the first finds no readable board: every candidate, fainter grids
+# (blur, glare, a small board) and, for a small board in a big frame, a finer working copy;
+# the reading still has to match the layout's ink, so a fainter grid adds no false boards
+DEEP_SCORE_MIN = 0.45
+DEEP_MAX_CANDIDATES = 16
+DEEP_WORK_SIDE = 1280
+DEEP_REFINE_MIN = 0.8  # ... and its refined grid lines must fit one homography this well
 LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
@@ -323,37 +330,69 @@ def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | Non
     return g, resid
 
 
-def locate_candidates(bgr: np.ndarray, limit: int = 3) -> list[GridFit]:
+def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> list[GridFit]:
     """The most likely 10x10 playing grids in a frame, best first (empty when none is clear).
 
     Several are returned because a margin or a printed frame can make a grid shifted by one
-    cell look almost as good as the real one; reading the cells tells them apart.
+    cell look almost as good as the real one; reading the cells tells them apart. ``deep``
+    is the slower second look (see ``DEEP_SCORE_MIN``).
     """
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    cands = [(q, "outline") for q in outline_candidates(grey)]
-    cands += [(q, "cells") for q in cell_candidates(grey)]
-    cands += [(q, "blobs") for q in blob_candidates(grey)]
-    tol = 0.02 * max(grey.shape)
-    kept: list[tuple[np.ndarray, str]] = []
-    for q, src in cands:
-        if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept):
-            kept.append((q, src))
-    coarse = []
-    for q, src in kept[:MAX_CANDIDATES]:
-        fit = fit_grid_in_quad(grey, q)
-        if fit is not None and fit[1] >= GRID_SCORE_MIN:
-            coarse.append((fit[1], fit[0], src))
+    coarse = _coarse_fits(grey, s, deep)
+    if deep and s < 1.0:
+        fine, s2 = downscale(bgr, DEEP_WORK_SIDE)
+        if s2 > s * 1.2:
+            coarse += _coarse_fits(cv2.cvtColor(fine, cv2.COLOR_BGR2GRAY), s2, deep)
     coarse.sort(key=lambda c: -c[0])
     out: list[GridFit] = []
     for score, quad, src in coarse:
         if len(out) >= limit:
             break
-        grid, _ = refine_grid(full, quad / s, rounds=2 if not out else 1)
+        grid, fit_score = refine_grid(full, quad, rounds=2 if not out else 1)
+        if deep and fit_score < DEEP_REFINE_MIN:
+            continue  # a faint grid whose lines a homography does not explain: often a cell off
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
             out.append(GridFit(quad=grid, score=score, source=src))
+    return out
+
+
+def _coarse_fits(grey: np.ndarray, scale: float, deep: bool) -> list[tuple[float, np.ndarray, str]]:
+    """(score, grid quad in full-frame pixels, source) of each candidate with a clear grid, in
+    a working copy ``grey`` that is ``scale`` times the frame. The deep look takes the
+    candidates of each source in turn, so one source's many outlines cannot crowd out another's."""
+    per_source = [
+        [(q, "outline") for q in outline_candidates(grey)],
+        [(q, "cells") for q in cell_candidates(grey)],
+        [(q, "blobs") for q in blob_candidates(grey)],
+    ]
+    if deep:
+        cands = [c for group in _interleave(per_source) for c in group]
+    else:
+        cands = [c for group in per_source for c in group]
+    tol = 0.02 * max(grey.shape)
+    kept: list[tuple[np.ndarray, str]] = []
+    for q, src in cands:
+        if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept):
+            kept.append((q, src))
+    limit, min_score = (
+        (DEEP_MAX_CANDIDATES, DEEP_SCORE_MIN) if deep else (MAX_CANDIDATES, GRID_SCORE_MIN)
+    )
+    coarse = []
+    for q, src in kept[:limit]:
+        fit = fit_grid_in_quad(grey, q)
+        if fit is not None and fit[1] >= min_score:
+            coarse.append((fit[1], fit[0] / scale, src))
+    return coarse
+
+
+def _interleave(groups: list[list]) -> list[list]:
+    """First of each group, then second of each, ... (as one-element lists)."""
+    out = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        out += [[g[i]] for g in groups if i < len(g)]
     return out
 
 

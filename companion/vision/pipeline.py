@@ -33,6 +33,12 @@ BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no 
 BLANK_WEIGHT = 3.0
 CORNER_WEIGHT = 1.0
 PLAUSIBLE_MIN = 0.45  # a board read from scratch less plausible than this is not reported
+# ... unless its ink pattern alone is clear: matches the layout this well, in one orientation
+# by this margin, with at most this share of the cells unknown (glare, blur: many `?` cells
+# pull the plausibility down although the grid is right)
+CLEAR_INK_MATCH = 0.55
+CLEAR_INK_MARGIN = 0.35
+CLEAR_INK_UNKNOWN_MAX = 0.5
 SHIFT_MARGIN = 0.15
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
@@ -160,12 +166,27 @@ class BoardReader:
 
     # -- internals ----------------------------------------------------------------------------
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
+        """Locate and read; when that finds no readable board, look again more thoroughly
+        (fainter grids, every candidate, a finer copy of the frame)."""
+        self._trials = []
+        reading = self._locate_and_read_once(bgr, notes, deep=False)
+        if not reading.board_found:
+            deep_notes: list[str] = []
+            second = self._locate_and_read_once(bgr, deep_notes, deep=True)
+            if second.board_found:
+                notes.clear()
+                notes.extend(deep_notes)
+                notes.append("found on a second, closer look")
+                return second
+        return reading
+
+    def _locate_and_read_once(self, bgr: np.ndarray, notes: list[str], deep: bool) -> BoardReading:
         """Try the best few located grids; keep the one whose reading is most plausible (the
         ink pattern matches the layout best, the fewest cells unknown)."""
         best: tuple[float, BoardReading, tuple] | None = None
         calibrated = self.orientation if self._orientation_fixed else None
-        self._trials = []
-        fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES)
+        fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep)
+        top_match = 0.0
         trials = [(f.quad, f.source, 0.0) for f in fits[:1]]
         h, w = bgr.shape[:2]
         for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
@@ -190,7 +211,9 @@ class BoardReader:
                 continue
             first_ok = first_ok or i == 0
             plausibility = self._last_plausibility - handicap
-            self._trials.append((source, round(plausibility, 3)))
+            self._trials.append((source, round(plausibility, 3), self._last_parts))
+            # a grid a cell off whose ink matches better: the best reading is not clear
+            top_match = max(top_match, self._last_parts[0])
             if best is None or plausibility > best[0]:
                 state = (
                     self.quad,
@@ -200,15 +223,19 @@ class BoardReader:
                     grid,
                     self._last_vote,
                 )
-                best = (plausibility, reading, state, trial_notes)
+                best = (plausibility, reading, state, trial_notes, self._last_parts)
             if i == 0 and plausibility >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
-        if best is None or (calibrated is None and best[0] < PLAUSIBLE_MIN):
+        if best is None or (
+            calibrated is None
+            and best[0] < PLAUSIBLE_MIN
+            and not (_clear_ink(best[4]) and best[4][0] >= top_match - 0.05)
+        ):
             self.quad = None
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
-        _, reading, state, trial_notes = best
+        _, reading, state, trial_notes, _ = best
         self.quad, self.located_by, self.orientation, self._cache, grid, self._last_vote = state
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
@@ -270,6 +297,13 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         if judge:
+            self._last_parts = (
+                round(vote.scores[self.orientation], 3),
+                round(vote.margin, 3),
+                round(unknown, 3),
+                round(float(blank.mean()), 3),
+                round(corner_likeness(grid), 3),
+            )
             self._last_plausibility = (
                 vote.scores[self.orientation]
                 - unknown
@@ -290,6 +324,14 @@ class BoardReader:
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
         )
+
+
+def _clear_ink(parts: tuple) -> bool:
+    """The judged reading's ink pattern (match, margin, unknown share) alone says board."""
+    match, margin, unknown = parts[:3]
+    return (
+        match >= CLEAR_INK_MATCH and margin >= CLEAR_INK_MARGIN and unknown <= CLEAR_INK_UNKNOWN_MAX
+    )
 
 
 def shifted_quad(quad: np.ndarray, dx: int, dy: int) -> np.ndarray:
