@@ -1,0 +1,43 @@
+"""The second, closer look that runs only when the first finds no readable board."""
+
+import numpy as np
+
+from companion.commands.render import frame_spec
+from companion.render import random_spec, render_frame
+from companion.vision import analyze_image
+from companion.vision.locate import locate_candidates
+from companion.vision.pipeline import _clear_ink
+
+
+def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors():
+    # frame 63 of `companion render --seed 31337` (640x480, cards art, grid ~130 px wide):
+    # no candidate passes the first look's grid threshold
+    spec = frame_spec(31337, 63, art="mixed", hands=0.2, no_board=0.1, size=None, max_tilt=40.0)
+    image, truth = render_frame(spec)
+    assert locate_candidates(image, limit=3) == []
+    reading = analyze_image(image)
+    assert reading.board_found
+    assert "found on a second, closer look" in reading.notes
+    assert reading.orientation == truth.orientation
+    wrong = [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth.cells[r][c])
+    ]
+    assert wrong == []
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 8
+
+
+def test_the_second_look_adds_no_board_on_a_bare_table():
+    for seed in (3, 4):
+        spec = random_spec(np.random.default_rng(seed), board=False, size=(640, 480))
+        image, _ = render_frame(spec)
+        assert not analyze_image(image).board_found
+
+
+def test_clear_ink_needs_a_good_match_a_clear_margin_and_mostly_known_cells():
+    assert _clear_ink((0.6, 0.5, 0.3))
+    assert not _clear_ink((0.5, 0.5, 0.3))  # weak match
+    assert not _clear_ink((0.6, 0.2, 0.3))  # two orientations nearly tie
+    assert not _clear_ink((1.0, 1.0, 0.98))  # a "match" on a handful of cells
