@@ -340,7 +340,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    coarse = _coarse_fits(grey, s, deep)
+    coarse = _coarse_fits(grey, s, deep, small if deep else None)
     if deep and s < 1.0:
         fine, s2 = downscale(bgr, DEEP_WORK_SIDE)
         if s2 > s * 1.2:
@@ -359,15 +359,22 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
     return out
 
 
-def _coarse_fits(grey: np.ndarray, scale: float, deep: bool) -> list[tuple[float, np.ndarray, str]]:
+def _coarse_fits(
+    grey: np.ndarray, scale: float, deep: bool, colour: np.ndarray | None = None
+) -> list[tuple[float, np.ndarray, str]]:
     """(score, grid quad in full-frame pixels, source) of each candidate with a clear grid, in
     a working copy ``grey`` that is ``scale`` times the frame. The deep look takes the
-    candidates of each source in turn, so one source's many outlines cannot crowd out another's."""
+    candidates of each source in turn, so one source's many outlines cannot crowd out another's.
+    With the working copy in ``colour`` (BGR), outlines are also looked for in its saturation:
+    a grey board on a wooden table, as bright as the wood, still differs in colour."""
     per_source = [
         [(q, "outline") for q in outline_candidates(grey)],
         [(q, "cells") for q in cell_candidates(grey)],
         [(q, "blobs") for q in blob_candidates(grey)],
     ]
+    if colour is not None:
+        saturation = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[:, :, 1]
+        per_source.insert(1, [(q, "colour-outline") for q in outline_candidates(saturation)])
     if deep:
         cands = [c for group in _interleave(per_source) for c in group]
     else:

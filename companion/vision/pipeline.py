@@ -41,6 +41,7 @@ CLEAR_INK_MARGIN = 0.35
 CLEAR_INK_UNKNOWN_MAX = 0.5
 SHIFT_MARGIN = 0.15
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
@@ -226,6 +227,10 @@ class BoardReader:
                 best = (plausibility, reading, state, trial_notes, self._last_parts)
             if i == 0 and plausibility >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
+        if deep and best is not None and best[4][5] > WASHED_OUT_MAX:
+            # found only on the closer look and its empty cells show no printing: glare or
+            # haze over the board, where a washed-out chip would read as an empty cell
+            best = None
         if best is None or (
             calibrated is None
             and best[0] < PLAUSIBLE_MIN
@@ -303,6 +308,7 @@ class BoardReader:
                 round(unknown, 3),
                 round(float(blank.mean()), 3),
                 round(corner_likeness(grid), 3),
+                round(_unprinted_share(plain, feats), 3),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -324,6 +330,15 @@ class BoardReader:
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
         )
+
+
+def _unprinted_share(symbols: np.ndarray, feats) -> float:
+    """Share of the cells read empty that show no printing (no red or black ink)."""
+    empty = symbols == "."
+    if not empty.any():
+        return 0.0
+    printing = feats.red_ink + feats.dark
+    return float((printing[empty] < BLANK_CONTENT).mean())
 
 
 def _clear_ink(parts: tuple) -> bool:
