@@ -36,8 +36,10 @@ def test_the_second_look_adds_no_board_on_a_bare_table():
         assert not analyze_image(image).board_found
 
 
-def test_clear_ink_needs_a_good_match_a_clear_margin_and_mostly_known_cells():
-    assert _clear_ink((0.6, 0.5, 0.3))
-    assert not _clear_ink((0.5, 0.5, 0.3))  # weak match
-    assert not _clear_ink((0.6, 0.2, 0.3))  # two orientations nearly tie
-    assert not _clear_ink((1.0, 1.0, 0.98))  # a "match" on a handful of cells
+def test_clear_ink_needs_a_good_match_a_clear_margin_mostly_known_cells_and_alike_corners():
+    # (ink match, margin over the next orientation, unknown share, blank share, corner likeness)
+    assert _clear_ink((0.6, 0.5, 0.3, 0.0, 0.1))
+    assert not _clear_ink((0.5, 0.5, 0.3, 0.0, 0.1))  # weak match
+    assert not _clear_ink((0.6, 0.2, 0.3, 0.0, 0.1))  # two orientations nearly tie
+    assert not _clear_ink((1.0, 1.0, 0.98, 0.0, 0.1))  # a "match" on a handful of cells
+    assert not _clear_ink((0.66, 0.75, 0.34, 0.0, -0.12))  # corners unlike: a cell off

@@ -39,6 +39,7 @@ PLAUSIBLE_MIN = 0.45  # a board read from scratch less plausible than this is no
 CLEAR_INK_MATCH = 0.55
 CLEAR_INK_MARGIN = 0.35
 CLEAR_INK_UNKNOWN_MAX = 0.5
+CLEAR_INK_CORNERS_MIN = 0.0  # ... and the free corners look more alike than their neighbours
 SHIFT_MARGIN = 0.15
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
@@ -342,10 +343,16 @@ def _unprinted_share(symbols: np.ndarray, feats) -> float:
 
 
 def _clear_ink(parts: tuple) -> bool:
-    """The judged reading's ink pattern (match, margin, unknown share) alone says board."""
+    """The judged reading's ink pattern (match, margin, unknown share) alone says board, and
+    its four corner cells look alike (on a grid a cell off, two "corners" are ordinary cards,
+    while the ink of a shifted grid can still match fairly well)."""
     match, margin, unknown = parts[:3]
+    corners_alike = len(parts) < 5 or parts[4] >= CLEAR_INK_CORNERS_MIN
     return (
-        match >= CLEAR_INK_MATCH and margin >= CLEAR_INK_MARGIN and unknown <= CLEAR_INK_UNKNOWN_MAX
+        match >= CLEAR_INK_MATCH
+        and margin >= CLEAR_INK_MARGIN
+        and unknown <= CLEAR_INK_UNKNOWN_MAX
+        and corners_alike
     )
 
 
