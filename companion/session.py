@@ -288,7 +288,7 @@ class GameSession:
             self._set_status(GAME_OVER, "the game is over; start a new game to play again")
             return
         if meaning.kind == MISMATCH:
-            self._rule_mismatch(list(meaning.cells), meaning.reason)
+            self._rule_mismatch(list(meaning.cells), meaning.reason, frame)
             return
         cell = meaning.cell
         assert cell is not None
@@ -310,14 +310,10 @@ class GameSession:
         game = self.game
         ruling = game.push(move)
         ruling_json = ruling.to_json()
-        evidence = None
-        if ruling.legal and frame is not None and self._keep_evidence:
-            evidence = {
-                "before": self._evidence_jpeg(self._settled_frame),
-                "after": self._evidence_jpeg(frame.image),
-            }
-            evidence = {k: v for k, v in evidence.items() if v is not None}
-        self.store.add_move(self.game_id, move.to_json(), ruling_json, evidence)
+        ruling_id = self.store.add_move(
+            self.game_id, move.to_json(), ruling_json, self._ruling_evidence(frame)
+        )
+        ruling_json = {**ruling_json, "id": ruling_id}
         self._rulings.append(ruling_json)
         if ruling.legal:
             self._declared = None
@@ -346,7 +342,18 @@ class GameSession:
         self._mismatch = []
         self._waiting = None
 
-    def _rule_mismatch(self, cells: list[str], reason: str) -> None:
+    def _ruling_evidence(self, frame: Frame | None) -> dict[str, bytes] | None:
+        """The straightened board before (the last board that matched the game) and after (the
+        board ruled on), for every ruling made from a camera frame."""
+        if frame is None or not self._keep_evidence:
+            return None
+        evidence = {
+            "before": self._evidence_jpeg(self._settled_frame),
+            "after": self._evidence_jpeg(frame.image),
+        }
+        return {k: v for k, v in evidence.items() if v is not None} or None
+
+    def _rule_mismatch(self, cells: list[str], reason: str, frame: Frame | None = None) -> None:
         ruling = {
             "move": None,
             "legal": False,
@@ -358,7 +365,7 @@ class GameSession:
             "color": None,
             "cells": cells,
         }
-        self.store.add_ruling(self.game_id, ruling)
+        ruling["id"] = self.store.add_ruling(self.game_id, ruling, self._ruling_evidence(frame))
         self._rulings.append(ruling)
         self._wait(cells, ruling["message"])
         self._emit({"type": "mismatch", "cells": cells, "message": ruling["message"]})
@@ -481,6 +488,16 @@ class GameSession:
         except (TypeError, ValueError):  # not a move number at all: no such evidence
             return None
         return self.store.evidence(self.game_id, number, which)
+
+    def ruling_evidence(self, ruling_id: int, which: str) -> bytes | None:
+        """The picture kept for a ruling (its ``id`` in ``state()["rulings"]``), refused or not."""
+        if which not in ("before", "after"):
+            raise SessionError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        try:
+            number = int(ruling_id)
+        except (TypeError, ValueError):
+            return None
+        return self.store.ruling_evidence(self.game_id, number, which)
 
     def latest_jpeg(self, annotated: bool = True) -> bytes | None:
         with self._lock:

@@ -194,6 +194,12 @@ def test_dispute_view_shows_evidence_and_the_rule(demo):
     wait_for(page, "!document.getElementById('view-dispute').hidden")
     assert "part of a completed Sequence" in page.inner_text("#dispute-ruling")
     assert "once made, a Sequence cannot be broken" in page.inner_text("#dispute-rule-text")
+    # the refused removal keeps its own pictures: the board before, and the board it refused
+    refused = state["rulings"][index]["id"]
+    for which in ("before", "after"):
+        wait_for(page, f"document.getElementById('evidence-{which}').naturalWidth > 0")
+        src = page.get_attribute(f"#evidence-{which}", "src")
+        assert src == f"/api/evidence/ruling/{refused}/{which}.jpg"
     # an accepted move keeps before/after pictures of the straightened board
     page.goto(demo.url + "/#move/1")
     wait_for(page, "document.getElementById('evidence-before').naturalWidth > 0")

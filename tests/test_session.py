@@ -230,6 +230,50 @@ def test_evidence_is_kept_for_each_move(table):
     assert table.session.board_jpeg()[:2] == b"\xff\xd8"
 
 
+def test_every_ruling_keeps_its_before_and_after_pictures(table):
+    session = table.session
+    table.move(board_with(C3="B"))
+    table.move(board_with(C3="B", D4="B", E5="B"))  # two chips at once: refused
+    table.move(board_with(C3="B", D4="G"))  # fixed: one legal green move
+    accepted, refused, second = session.state()["rulings"]
+    assert refused["code"] == "board_mismatch" and accepted["id"] < refused["id"] < second["id"]
+    before = session.ruling_evidence(refused["id"], "before")
+    after = session.ruling_evidence(refused["id"], "after")
+    # before: the board of the last accepted move; after: the board that was refused
+    assert before == session.evidence(1, "after")
+    assert after[:2] == b"\xff\xd8" and after not in (before, session.evidence(2, "after"))
+    # an accepted move's pictures are found by its ruling id as well as by its move number
+    assert session.ruling_evidence(accepted["id"], "after") == session.evidence(1, "after")
+    assert session.ruling_evidence(second["id"], "before") == session.evidence(2, "before")
+    assert session.ruling_evidence(second["id"] + 1, "before") is None
+    session.undo()  # move 2's number is free again: its old ruling no longer finds pictures
+    assert session.ruling_evidence(second["id"], "after") is None
+    assert session.ruling_evidence(refused["id"], "after") == after
+
+
+def test_an_illegal_move_keeps_its_pictures_across_a_restart(tmp_path):
+    path = tmp_path / "games.db"
+    reader = ScriptedReader()
+    t = Table(GameSession(store=Store(path), reader=reader), reader)
+    t.still(EMPTY)
+    line = {}
+    for cell, symbol in [("B2", "B"), ("J5", "G"), ("C3", "B"), ("J6", "G"), ("D4", "B"),
+                         ("J7", "G"), ("E5", "B")]:  # fmt: skip
+        line[cell] = symbol
+        t.move(board_with(**line))
+    del line["C3"]
+    t.move(board_with(**line))  # removing a chip of blue's sequence: illegal
+    illegal = t.session.state()["rulings"][-1]
+    assert illegal["code"] == "remove_locked"
+    pictures = [t.session.ruling_evidence(illegal["id"], w) for w in ("before", "after")]
+    assert pictures[0] == t.session.evidence(7, "after") and pictures[1][:2] == b"\xff\xd8"
+    t.session.store.close()
+
+    again = GameSession(store=Store(path), reader=ScriptedReader())
+    assert again.state()["rulings"][-1]["id"] == illegal["id"]
+    assert [again.ruling_evidence(illegal["id"], w) for w in ("before", "after")] == pictures
+
+
 def test_a_restarted_session_resumes_exactly(tmp_path):
     path = tmp_path / "games.db"
     reader = ScriptedReader()

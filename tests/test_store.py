@@ -119,6 +119,32 @@ def test_evidence_is_kept_per_move_and_dropped_on_undo():
         store.evidence(game, 1, "during")
 
 
+def test_refused_rulings_keep_their_pictures_by_ruling_id():
+    store = Store()
+    game, other = store.create_game(SETUP), store.create_game(SETUP)
+    accepted = store.add_move(
+        game, {"color": "blue", "place": "B2"}, _ruling(1), {"before": b"b1", "after": b"a1"}
+    )
+    illegal = store.add_move(
+        game,
+        {"color": "green", "place": "B2"},
+        _ruling(2, False, "cell_taken"),
+        {"before": b"b2", "after": b"x2"},
+    )
+    mismatch = store.add_ruling(
+        game, {"move": None, "legal": False, "code": "board_mismatch"}, {"after": b"m"}
+    )
+    assert store.evidence(game, 2, "after") is None  # a refused move owns no move number
+    assert store.ruling_evidence(game, illegal, "after") == b"x2"
+    assert store.ruling_evidence(game, mismatch, "after") == b"m"
+    assert store.ruling_evidence(game, mismatch, "before") is None
+    assert store.ruling_evidence(game, accepted, "before") == b"b1"  # found by its move number
+    assert store.ruling_evidence(other, illegal, "after") is None  # another game's ruling
+    assert [r["id"] for r in store.load_game(game).rulings] == [accepted, illegal, mismatch]
+    with pytest.raises(StoreError):
+        store.ruling_evidence(game, illegal, "during")
+
+
 def test_only_one_game_is_unfinished():
     store = Store()
     first = store.create_game(SETUP)

@@ -221,6 +221,21 @@ def test_evidence_pictures(client, session):
     assert client.get("/api/frame.jpg").data[:2] == b"\xff\xd8"
 
 
+def test_every_ruling_has_pictures_by_its_id(client, session):
+    session.play("B2")
+    refused = session.play("B2", legal=False, code="cell_taken")
+    ruling = client.get("/api/state").get_json()["rulings"][-1]
+    assert ruling["id"] == refused["id"] and not ruling["legal"]
+    before = client.get(f"/api/evidence/ruling/{ruling['id']}/before.jpg")
+    after = client.get(f"/api/evidence/ruling/{ruling['id']}/after.jpg")
+    assert before.status_code == after.status_code == 200
+    assert before.mimetype == "image/jpeg" and before.data[:2] == b"\xff\xd8"
+    assert after.data != before.data
+    missing = client.get("/api/evidence/ruling/99/before.jpg")
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "no_evidence"
+    assert client.get(f"/api/evidence/ruling/{ruling['id']}/during.jpg").status_code == 404
+
+
 def test_record_download(client, session):
     session.play("B2")
     response = client.get("/api/record?download=1")

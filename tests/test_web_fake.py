@@ -66,6 +66,7 @@ class FakeSession:
                 "new_sequences": [],
                 "player": player["name"],
                 "color": color,
+                "id": len(self.rulings) + 1,  # the store's ruling id, added by the session
             }
             if legal:
                 r, c = parse_cell(cell)
@@ -168,6 +169,11 @@ class FakeSession:
         if not any(r["move"] == move_number and r["legal"] for r in self.rulings):
             return None
         return tiny_jpeg(100 if which == "before" else 200)
+
+    def ruling_evidence(self, ruling_id: int, which: str) -> bytes | None:
+        if not any(r.get("id") == ruling_id for r in self.rulings):
+            return None
+        return tiny_jpeg((110 if which == "before" else 210) + ruling_id)
 
     def latest_jpeg(self, annotated: bool = True) -> bytes | None:
         return tiny_jpeg(self.frame_shade)

@@ -1,7 +1,8 @@
 """The JSON API beside the page.
 
 Reads (no PIN): ``GET /api/state``, ``/api/events`` (SSE), ``/api/stream.mjpg``, ``/api/frame.jpg``,
-``/api/board.jpg``, ``/api/evidence/<move>/<before|after>.jpg``, ``/api/cards/<card>``,
+``/api/board.jpg``, ``/api/evidence/<move>/<before|after>.jpg``,
+``/api/evidence/ruling/<id>/<before|after>.jpg``, ``/api/cards/<card>``,
 ``/api/record``, ``/api/i18n/<lang>``, ``/api/languages``.
 Writes (PIN in ``X-Table-PIN`` or form field ``pin``): ``POST /api/pin`` (check only),
 ``/api/game`` (new game), ``/api/correct``, ``/api/undo``, ``/api/declare-card``,
@@ -188,6 +189,15 @@ def evidence(move_number: int, which: str):
         return error_response(404, "not_found", "moves are numbered from 1")
     jpeg = context().session.evidence(move_number, which)
     return jpeg_response(jpeg, "no_evidence", f"no {which} picture for move {move_number}")
+
+
+@api.get("/evidence/ruling/<int:ruling_id>/<which>.jpg")
+def ruling_evidence(ruling_id: int, which: str):
+    """Before/after pictures of any ruling, refused ones too, by the ruling's ``id``."""
+    if which not in EVIDENCE_KINDS:
+        return error_response(404, "not_found", "evidence is 'before' or 'after'")
+    jpeg = context().session.ruling_evidence(ruling_id, which)
+    return jpeg_response(jpeg, "no_evidence", f"no {which} picture for ruling {ruling_id}")
 
 
 @api.get("/cards/<card>")

@@ -77,6 +77,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE rulings ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: every ruling keeps its pictures, refused ones too (an illegal move, a board that does not
+    # match): keyed by the ruling's row id, which the session hands out as the ruling's ``id``.
+    # Accepted moves keep theirs in ``evidence`` by move number (not copied, to keep the size).
+    """
+    CREATE TABLE ruling_evidence (
+        ruling_id INTEGER NOT NULL REFERENCES rulings(id) ON DELETE CASCADE,
+        which TEXT NOT NULL CHECK (which IN ('before', 'after')),
+        jpeg BLOB NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (ruling_id, which)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -199,9 +199,9 @@ class Store:
                 )
             ]
             rulings = [
-                json.loads(text)
-                for (text,) in self._db.execute(
-                    "SELECT ruling FROM rulings WHERE game_id = ? AND undone = 0 ORDER BY id",
+                {**json.loads(text), "id": int(ruling_id)}
+                for ruling_id, text in self._db.execute(
+                    "SELECT id, ruling FROM rulings WHERE game_id = ? AND undone = 0 ORDER BY id",
                     (game_id,),
                 )
             ]
@@ -238,10 +238,11 @@ class Store:
         ruling: dict,
         evidence: dict[str, bytes] | None = None,
     ) -> int:
-        """Record a move sent to the referee, its ruling and (if legal) its evidence, atomically.
+        """Record a move sent to the referee, its ruling and its evidence, atomically.
 
         ``ruling`` is the referee's ruling JSON; ``evidence`` maps ``before``/``after`` to JPEG bytes
-        for the ruling's move number. Returns the action's ``seq``.
+        (an accepted move's are also found by its move number). Returns the ruling's id (see
+        :meth:`ruling_evidence`).
         """
         legal = bool(ruling.get("legal"))
         with self.transaction() as db:
@@ -251,16 +252,25 @@ class Store:
                 "INSERT INTO moves (game_id, seq, move, legal, created_at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, _dump(move), int(legal), now),
             )
-            db.insert_ruling(game_id, int(cur.lastrowid), ruling, now)
-            if evidence:
+            ruling_id = db.insert_ruling(game_id, int(cur.lastrowid), ruling, now)
+            if evidence and legal:
                 db.put_evidence(game_id, _move_number(ruling), evidence, now)
-        return seq
+            elif evidence:
+                db.put_ruling_evidence(ruling_id, evidence, now)
+        return ruling_id
 
-    def add_ruling(self, game_id: int, ruling: dict) -> None:
-        """A ruling that is not about a referee move (e.g. the board does not match the game)."""
+    def add_ruling(
+        self, game_id: int, ruling: dict, evidence: dict[str, bytes] | None = None
+    ) -> int:
+        """A ruling that is not about a referee move (e.g. the board does not match the game),
+        with its ``before``/``after`` pictures if any. Returns the ruling's id."""
         with self.transaction() as db:
-            db.insert_ruling(game_id, None, ruling, time.time())
+            now = time.time()
+            ruling_id = db.insert_ruling(game_id, None, ruling, now)
+            if evidence:
+                db.put_ruling_evidence(ruling_id, evidence, now)
             db.touch(game_id)
+        return ruling_id
 
     def add_correction(self, game_id: int, kind: str, payload: dict | None = None) -> int:
         """Record a correction (``undo``, ``sequence``, ``cell``, ``card`` ...) in game order."""
@@ -294,6 +304,31 @@ class Store:
                 "SELECT jpeg FROM evidence WHERE game_id = ? AND move_number = ? AND which = ?",
                 (game_id, move_number, which),
             ).fetchone()
+        return bytes(row[0]) if row else None
+
+    def ruling_evidence(self, game_id: int, ruling_id: int, which: str) -> bytes | None:
+        """The JPEG kept for a ruling of this game (refused or accepted), or None.
+
+        A refused ruling's pictures are kept under its id; an accepted move's under its move
+        number, found here unless the move was undone (its number then belongs to a later move).
+        """
+        if which not in EVIDENCE_KINDS:
+            raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        if not 1 <= ruling_id <= MAX_MOVE_NUMBER:
+            return None
+        with self._lock:
+            row = self._db.execute(
+                "SELECT e.jpeg FROM ruling_evidence e JOIN rulings r ON r.id = e.ruling_id "
+                "WHERE r.game_id = ? AND r.id = ? AND e.which = ?",
+                (game_id, ruling_id, which),
+            ).fetchone()
+            if row is None:
+                row = self._db.execute(
+                    "SELECT e.jpeg FROM rulings r JOIN evidence e ON e.game_id = r.game_id "
+                    "AND e.move_number = r.move_number WHERE r.game_id = ? AND r.id = ? "
+                    "AND r.legal = 1 AND r.undone = 0 AND e.which = ?",
+                    (game_id, ruling_id, which),
+                ).fetchone()
         return bytes(row[0]) if row else None
 
     def size_bytes(self) -> int:
@@ -350,8 +385,8 @@ class _Tx:
     def touch(self, game_id: int) -> None:
         self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
 
-    def insert_ruling(self, game_id: int, move_id: int | None, ruling: dict, now: float) -> None:
-        self._db.execute(
+    def insert_ruling(self, game_id: int, move_id: int | None, ruling: dict, now: float) -> int:
+        cur = self._db.execute(
             "INSERT INTO rulings (game_id, move_id, move_number, legal, code, ruling, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -360,10 +395,11 @@ class _Tx:
                 ruling.get("move_number", ruling.get("move")),
                 int(bool(ruling.get("legal"))),
                 str(ruling.get("code", "")),
-                _dump(ruling),
+                _dump({k: v for k, v in ruling.items() if k != "id"}),
                 now,
             ),
         )
+        return int(cur.lastrowid)
 
     def put_evidence(self, game_id: int, move_number: int, images: dict, now: float) -> None:
         for which, jpeg in images.items():
@@ -375,6 +411,18 @@ class _Tx:
                 "INSERT OR REPLACE INTO evidence (game_id, move_number, which, jpeg, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (game_id, move_number, which, sqlite3.Binary(jpeg), now),
+            )
+
+    def put_ruling_evidence(self, ruling_id: int, images: dict, now: float) -> None:
+        for which, jpeg in images.items():
+            if which not in EVIDENCE_KINDS:
+                raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+            if jpeg is None:
+                continue
+            self._db.execute(
+                "INSERT OR REPLACE INTO ruling_evidence (ruling_id, which, jpeg, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (ruling_id, which, sqlite3.Binary(jpeg), now),
             )
 
 

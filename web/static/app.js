@@ -577,16 +577,15 @@ function renderDispute() {
     : el("p", { class: "muted", text: t("dispute.no_ruling") }));
   $("dispute-rule-id").textContent = ruling && ruling.rule ? "§ " + ruling.rule : "";
   $("dispute-rule-text").textContent = ruling ? ruleText(ruling.rule) || ruling.message || "" : "";
-  // Evidence is kept for accepted moves; a refused move shows what the camera sees now.
-  const legal = ruling && ruling.legal && number;
+  // Every ruling keeps its pictures under its id (a move number finds an accepted move's).
+  let base = null;
+  if (ruling && ruling.id) base = "/api/evidence/ruling/" + ruling.id + "/";
+  else if (ruling && ruling.legal && number) base = "/api/evidence/" + number + "/";
   for (const which of ["before", "after"]) {
     const img = $("evidence-" + which);
     const missing = img.parentElement.querySelector(".missing");
     img.onerror = () => { img.hidden = true; missing.hidden = false; };
-    let src = null;
-    if (legal) src = "/api/evidence/" + number + "/" + which + ".jpg";
-    // a board mismatch is clearest on the camera picture, where the cells in question are red
-    else if (which === "after" && ruling) src = (ruling.code === "board_mismatch" ? "/api/frame.jpg" : "/api/board.jpg") + "?t=" + Date.now();
+    const src = base ? base + which + ".jpg" : null;
     if (!src) {
       img.removeAttribute("src");
       img.hidden = true;
@@ -597,7 +596,6 @@ function renderDispute() {
       img.src = src;
     }
   }
-  $("evidence-note").hidden = Boolean(legal) || !ruling;
   const move = ruling ? rulingMove(ruling, index) : {};
   const target = ruling && (move.place || move.remove || rulingCells(ruling)[0]);
   if (target && document.activeElement !== $("correct-cell")) $("correct-cell").value = target;
