@@ -69,6 +69,7 @@ SESSION_RULE_TEXTS = {
 # session statuses (the tracker's plus the ones only the session knows)
 WAITING_FOR_BOARD = "waiting_for_board"
 CAMERA_LOST = "camera_lost"
+SOURCE_ENDED = "source_ended"  # a video file or a frame folder was played to its end
 GAME_OVER = "game_over"
 
 
@@ -194,7 +195,7 @@ class GameSession:
                 return
             if frame is None:
                 if not capture.stopped:
-                    self._set_status(CAMERA_LOST, f"{capture.name} ended")
+                    self._source_ended(capture.name)
                 return
             try:
                 self.process_frame(frame)
@@ -204,6 +205,16 @@ class GameSession:
                     {"type": "status", "status": self._status, "at": time.time(),
                      "message": f"frame {frame.index} skipped: {type(exc).__name__}: {exc}"}
                 )  # fmt: skip
+
+    def _source_ended(self, name: str) -> None:
+        """A recording played to its end (a live source is reopened instead): the game stays as
+        it is; the page says the recording ended, or the game's result when it has one."""
+        with self._lock:
+            winner = self.game.winner if self.game.is_over else None
+            if winner is not None:
+                self._set_status(GAME_OVER, f"{winner} wins; the recording {name} ended")
+            else:
+                self._set_status(SOURCE_ENDED, f"the recording {name} ended")
 
     def _on_capture_event(self, event: CaptureEvent) -> None:
         self._emit({"type": "camera", **event.to_json()})

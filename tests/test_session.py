@@ -346,17 +346,50 @@ def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
     events = session.subscribe()
     session.start()
     deadline = time.monotonic() + 10
-    while session.state()["status"] != "camera_lost" and time.monotonic() < deadline:
+    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
         time.sleep(0.02)
     session.stop()
     state = session.state()
-    assert state["status"] == "camera_lost" and "ended" in state["status_message"]
+    assert state["status"] == "source_ended" and "ended" in state["status_message"]
     assert reader.reads >= 2
     kinds = set()
     while not events.empty():
         kinds.add(events.get_nowait()["type"])
     assert {"state", "frame", "status"} <= kinds
     session.unsubscribe(events)
+
+
+def test_a_recording_of_a_won_game_ends_on_the_result(tmp_path):
+    import time
+
+    import cv2
+
+    from companion.capture import FolderSource
+
+    for i in range(6):
+        cv2.imwrite(str(tmp_path / f"{i:02}.png"), STILL_IMAGE)
+    reader = ScriptedReader()
+    session = GameSession(
+        store=Store(),
+        source=FolderSource(tmp_path, fps=10),
+        reader=reader,
+        setup={"options": {"sequences_needed": 1}},
+    )
+    table = Table(session, reader)
+    table.still(EMPTY)
+    line = {}
+    for cell, symbol in [("B2", "B"), ("J5", "G"), ("C3", "B"), ("J6", "G"), ("D4", "B"),
+                         ("J7", "G"), ("E5", "B")]:  # fmt: skip
+        line[cell] = symbol
+        table.move(board_with(**line))
+    assert session.state()["winner"] == "blue"
+    session.start()  # the rest of the recording: the won board, then its end
+    deadline = time.monotonic() + 10
+    while "ended" not in session.state()["status_message"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    session.stop()
+    state = session.state()
+    assert state["status"] == "game_over" and "blue wins" in state["status_message"]
 
 
 def test_a_move_the_vision_missed_is_recovered_by_correcting_its_cell(table):
@@ -489,7 +522,7 @@ def test_a_frame_that_fails_to_process_does_not_end_the_live_loop(tmp_path):
     session = GameSession(store=Store(), source=FolderSource(tmp_path, fps=10), reader=reader)
     session.start()
     deadline = time.monotonic() + 10
-    while session.state()["status"] != "camera_lost" and time.monotonic() < deadline:
+    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
         time.sleep(0.02)
     session.stop()
     assert session.frame_errors == 1 and reader.reads >= 2

@@ -59,6 +59,16 @@ def test_placeholders_survive_translation(lang):
         assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english[key])), key
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_session_status_has_words(lang):
+    from companion.session import CAMERA_LOST, GAME_OVER, SOURCE_ENDED, WAITING_FOR_BOARD
+    from companion.tracking.tracker import NO_BOARD, STILL, WATCHING
+
+    statuses = {WATCHING, STILL, NO_BOARD, WAITING_FOR_BOARD, CAMERA_LOST, SOURCE_ENDED, GAME_OVER}
+    ui = i18n.load_catalog(lang)["ui"]
+    assert {s for s in statuses if not ui.get(f"status.{s}")} == set()
+
+
 def test_every_key_the_page_uses_exists_in_english():
     html = (WEB_DIR / "templates" / "index.html").read_text(encoding="utf-8")
     script = (WEB_DIR / "static" / "app.js").read_text(encoding="utf-8")

@@ -229,13 +229,12 @@ function renderState(state) {
 }
 
 function renderStatus(state) {
-  // A finished demo video ends the camera, but the game's result is what matters on the page.
-  const status = state.winner ? "game_over" : state.status || "watching";
+  const status = state.status || "watching";
   const bar = $("status-bar");
   bar.dataset.status = status;
   const words = app.catalog.ui["status." + status] || status;
   // The session's own sentence is English: shown to English viewers only.
-  const detail = app.catalog.lang === "en" && state.status_message && !state.winner ? " · " + state.status_message : "";
+  const detail = app.catalog.lang === "en" && state.status_message ? " · " + state.status_message : "";
   $("status-text").textContent = words + detail;
 }
 
