@@ -17,6 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -91,14 +92,18 @@ class GameSession:
         reader: Any | None = None,
         tracker_config: TrackerConfig | None = None,
         evidence: bool = True,
+        calibration_path: str | Path | None = None,
     ) -> None:
         """Resume the store's unfinished game, or start one from ``setup`` (default: 2 players,
         blue first). ``reader`` is a vision reader with ``read(bgr)`` and ``straighten(bgr)``
         (default: ``companion.vision.BoardReader()``, created when the first frame arrives).
+        ``calibration_path`` is where :meth:`calibrate` writes the calibration it makes.
         """
         self.store = store or Store()
         self.source = source
         self._reader = reader
+        self.calibration_path = Path(calibration_path) if calibration_path else None
+        self._calibration_orientation: int | None = None  # as the table confirmed it
         self._keep_evidence = evidence
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
@@ -488,6 +493,39 @@ class GameSession:
             return self.game.parse_card(card)
         except ValueError as exc:
             raise SessionError("bad_card", str(exc)) from None
+
+    def calibrate(self, orientation: int | None = None, capture_empty: bool = False) -> dict:
+        """The page's calibration step: calibrate the camera from its latest frame (corners,
+        orientation, empty-board reference, chip colours), write it to ``calibration_path`` if
+        set (``companion serve --calibration PATH`` starts with it next time) and read every
+        following frame with it. The orientation the table confirmed is kept for the empty-board
+        capture that follows (``capture_empty``: the board is empty in this frame)."""
+        from companion.calibration import CalibrationError, save
+        from companion.calibration.build import calibrate_image
+        from companion.vision import BoardReader
+
+        with self._lock:
+            frame = self._latest
+            if orientation is not None:
+                self._calibration_orientation = orientation
+            orientation = self._calibration_orientation
+        if frame is None:
+            raise SessionError(
+                "no_frame", "no camera frame yet: wait until the camera shows the board"
+            )
+        try:
+            calibration = calibrate_image(frame.image, orientation=orientation, source="web page")
+            if self.calibration_path is not None:
+                save(calibration, self.calibration_path)
+        except (CalibrationError, OSError) as exc:
+            raise SessionError("calibration_failed", f"cannot calibrate: {exc}") from None
+        self._reader = BoardReader(calibration=calibration)  # one swap: the loop sees old or new
+        return {
+            "orientation": calibration.orientation,
+            "empty_board": capture_empty,
+            "file": str(self.calibration_path) if self.calibration_path else None,
+            "in_use": True,
+        }
 
     # -- images ---------------------------------------------------------------------------------
 

@@ -585,3 +585,13 @@ def test_a_correction_a_later_move_overturned_is_not_restored(tmp_path):
     again.undo()  # C3 undone: the game no longer shows B there
     stored = again.store.load_game(again.game_id)
     assert _standing_corrections(stored.actions, again.game) == {}
+
+
+def test_calibrating_on_a_frame_without_a_board_is_refused_and_keeps_the_reader(table, tmp_path):
+    table.session.calibration_path = tmp_path / "table.json"
+    with pytest.raises(SessionError) as refused:
+        table.session.calibrate(orientation=90)
+    assert refused.value.code == "calibration_failed" and "no board" in refused.value.message
+    assert table.session.reader is table.reader and not (tmp_path / "table.json").exists()
+    with pytest.raises(SessionError, match="no camera frame yet"):
+        GameSession(store=Store()).calibrate()

@@ -89,18 +89,16 @@ def test_the_page_calibration_step_writes_a_calibration_file_and_uses_it(tmp_pat
     from companion.web.replay import demo_video
 
     from companion.capture import open_source
-    from companion.commands.serve import CalibrationStep, SwappableReader
     from companion.session import GameSession
     from companion.store import Store
     from companion.vision import BoardReader
 
-    reader = SwappableReader(BoardReader())
-    session = GameSession(store=Store(), reader=reader)
+    path = tmp_path / "table.json"
+    session = GameSession(store=Store(), reader=BoardReader(), calibration_path=path)
     with open_source(str(demo_video())) as source:
         for _ in range(3):
             session.process_frame(source.read())
-    path = tmp_path / "table.json"
-    app = create_app(session, "5555", calibrate=CalibrationStep(session, path, reader))
+    app = create_app(session, "5555")
     client = app.test_client()
     refused = client.post("/api/calibration", json={"orientation": 0})
     assert refused.status_code == 401
@@ -110,7 +108,7 @@ def test_the_page_calibration_step_writes_a_calibration_file_and_uses_it(tmp_pat
     assert answer.status_code == 200
     assert answer.get_json()["result"]["file"] == str(path)
     assert answer.get_json()["result"]["in_use"] is True
-    assert reader.inner.calibration is not None
+    assert session.reader.calibration is not None
     calibration = load(path)
     assert calibration.orientation == 0
     assert calibration.corners.shape == (4, 2)
@@ -119,12 +117,11 @@ def test_the_page_calibration_step_writes_a_calibration_file_and_uses_it(tmp_pat
 def test_calibration_without_a_camera_frame_is_a_clear_400(tmp_path):
     from companion.web.app import create_app
 
-    from companion.commands.serve import CalibrationStep
     from companion.session import GameSession
     from companion.store import Store
 
-    session = GameSession(store=Store())
-    app = create_app(session, "5555", calibrate=CalibrationStep(session, tmp_path / "c.json"))
+    session = GameSession(store=Store(), calibration_path=tmp_path / "c.json")
+    app = create_app(session, "5555")
     answer = app.test_client().post(
         "/api/calibration", json={"capture_empty": True}, headers={"X-Table-PIN": "5555"}
     )

@@ -305,7 +305,7 @@ def choose_sequence():
 @requires_pin
 def calibration():
     session = context().session
-    calibrate = getattr(session, "calibrate", None) or context().calibrate
+    calibrate = getattr(session, "calibrate", None)
     if calibrate is None:
         return error_response(
             501, "not_supported", "this session cannot be calibrated from the page"

@@ -8,7 +8,6 @@ the table PIN (header ``X-Table-PIN`` or form field ``pin``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +43,6 @@ class WebContext:
     stopping: threading.Event
     heartbeat_s: float
     streams: StreamSlots
-    calibrate: Callable[..., dict] | None = None
 
 
 def create_app(
@@ -55,13 +53,11 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     heartbeat_s: float = 5.0,
     max_streams: int = DEFAULT_MAX_STREAMS,
-    calibrate: Callable[..., dict] | None = None,
 ) -> Flask:
     """Build the web app around a running ``GameSession`` and the table PIN.
 
-    ``calibrate(orientation=..., capture_empty=...)`` carries out the page's calibration step
-    when the session has no ``calibrate`` method of its own (``companion serve`` provides one
-    that builds a calibration from the latest frame, uses it at once and saves it).
+    The page's calibration step calls ``session.calibrate(orientation=..., capture_empty=...)``;
+    a session without that method answers it with 501.
     """
     from companion.web.api import api
 
@@ -81,7 +77,6 @@ def create_app(
         stopping=threading.Event(),
         heartbeat_s=heartbeat_s,
         streams=StreamSlots(max_streams),
-        calibrate=calibrate,
     )
     app.register_blueprint(api)
 

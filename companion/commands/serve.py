@@ -84,13 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.web.server import make_server, shutdown, streams_for
 
     pin = args.pin or os.environ.get("COMPANION_PIN") or generate_pin()
-    calibration_path = Path(args.calibration or "calibration.json")
     app = create_app(
-        session,
-        pin,
-        stream_fps=args.stream_fps,
-        max_streams=streams_for(args.viewers),
-        calibrate=CalibrationStep(session, calibration_path, getattr(session, "reader", None)),
+        session, pin, stream_fps=args.stream_fps, max_streams=streams_for(args.viewers)
     )
     try:
         server = make_server(app, args.host, args.port, viewers=args.viewers)
@@ -168,8 +163,13 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
         except CalibrationError as exc:
             raise UsageError(f"cannot use calibration {args.calibration}: {exc}") from None
         label += f", calibrated by {args.calibration}"
-    reader = SwappableReader(BoardReader(calibration=calibration))
-    return GameSession(store=store, source=source, reader=reader), label
+    session = GameSession(
+        store=store,
+        source=source,
+        reader=BoardReader(calibration=calibration),
+        calibration_path=args.calibration or "calibration.json",  # the page's calibration step
+    )
+    return session, label
 
 
 def demo_calibration() -> Any:
@@ -184,68 +184,6 @@ def demo_calibration() -> Any:
             return load(path) if path.exists() else None
     except (CalibrationError, OSError):
         return None
-
-
-class SwappableReader:
-    """The session's board reader, which the page's calibration step can replace while the game
-    runs (the session takes any object with ``read`` and ``straighten``)."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    def use(self, inner: Any) -> None:
-        self.inner = inner  # one reference swap: the frame loop sees the old or the new reader
-
-    def read(self, bgr: Any) -> Any:
-        return self.inner.read(bgr)
-
-    def straighten(self, bgr: Any) -> Any:
-        return self.inner.straighten(bgr)
-
-
-class CalibrationStep:
-    """The page's calibration step for a session that cannot recalibrate itself.
-
-    Builds a calibration (corners, orientation, empty-board reference, chip colours) from the
-    camera's latest frame with ``companion.calibration``, writes it to ``path`` (the next
-    ``companion serve --calibration PATH`` starts with it) and, given the session's
-    ``SwappableReader``, puts it in use at once. The orientation the table confirmed is kept
-    for the empty-board capture that follows.
-    """
-
-    def __init__(self, session: Any, path: Path, reader: Any = None) -> None:
-        self.session = session
-        self.path = path
-        self.reader = reader
-        self.orientation: int | None = None
-        self._lock = threading.Lock()
-
-    def __call__(self, orientation: int | None = None, capture_empty: bool = False) -> dict:
-        import cv2
-        import numpy as np
-
-        from companion.calibration import save
-        from companion.calibration.build import calibrate_image
-
-        with self._lock:
-            if orientation is not None:
-                self.orientation = orientation
-            jpeg = self.session.latest_jpeg(annotated=False)
-            if not jpeg:
-                raise ValueError("no camera frame yet: wait until the camera shows the board")
-            frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-            calibration = calibrate_image(frame, orientation=self.orientation, source="web page")
-            save(calibration, self.path)
-            if hasattr(self.reader, "use"):
-                from companion.vision import BoardReader
-
-                self.reader.use(BoardReader(calibration=calibration))
-        return {
-            "orientation": calibration.orientation,
-            "empty_board": capture_empty,
-            "file": str(self.path),
-            "in_use": hasattr(self.reader, "use"),
-        }
 
 
 def print_banner(host: str, port: int, pin: str, source: str, db: str | None) -> None:
