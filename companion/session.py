@@ -217,9 +217,9 @@ class GameSession:
         with self._lock:
             winner = self.game.winner if self.game.is_over else None
             if winner is not None:
-                self._set_status(GAME_OVER, f"{winner} wins; the recording {name} ended")
+                self._set_status(GAME_OVER, f"{winner} wins; {name} played to its end")
             else:
-                self._set_status(SOURCE_ENDED, f"the recording {name} ended")
+                self._set_status(SOURCE_ENDED, f"{name} played to its end")
 
     def _on_capture_event(self, event: CaptureEvent) -> None:
         self._emit({"type": "camera", **event.to_json()})

@@ -184,7 +184,9 @@ def test_the_demo_game_plays_live_on_the_page(demo, record_property):
     record_property("ruling_to_page_latency", figures)
     print(f"\nruling -> page latency: {figures}")
     # when the recording ends the page says the game's result, not that a camera was lost
-    wait_for(page, "document.getElementById('status-text').textContent.includes('ended')")
+    wait_for(
+        page, "document.getElementById('status-text').textContent.includes('played to its end')"
+    )
     assert demo.session.state()["status"] == "game_over"
     assert page.get_attribute("#status-bar", "data-status") == "game_over"
     assert page.inner_text("#status-text").startswith("Game over")

@@ -350,7 +350,7 @@ def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
         time.sleep(0.02)
     session.stop()
     state = session.state()
-    assert state["status"] == "source_ended" and "ended" in state["status_message"]
+    assert state["status"] == "source_ended" and "played to its end" in state["status_message"]
     assert reader.reads >= 2
     kinds = set()
     while not events.empty():
@@ -385,7 +385,9 @@ def test_a_recording_of_a_won_game_ends_on_the_result(tmp_path):
     assert session.state()["winner"] == "blue"
     session.start()  # the rest of the recording: the won board, then its end
     deadline = time.monotonic() + 10
-    while "ended" not in session.state()["status_message"] and time.monotonic() < deadline:
+    while (
+        "played to its end" not in session.state()["status_message"] and time.monotonic() < deadline
+    ):
         time.sleep(0.02)
     session.stop()
     state = session.state()
