@@ -142,7 +142,9 @@ def test_the_demo_game_plays_live_on_the_page(demo, record_property):
     page = demo.page
     state = demo.wait_for_win()
     wait_for(page, "!document.getElementById('winner-banner').hidden")
-    assert "Blue wins" in page.inner_text("#winner-banner")
+    banner = page.inner_text("#winner-banner")
+    assert "Blue wins" in banner
+    assert banner.count("Blue") == 1  # the default player name "Blue" is not repeated
     assert state["winner"] == "blue"
 
     # every ruling the referee made is listed, newest first, with its rule reference

@@ -238,8 +238,11 @@ function renderStatus(state) {
   $("status-text").textContent = words + detail;
 }
 
+/* Player names of a side; a default name that is just the colour ("Blue") is not repeated. */
 function playersOf(state, color) {
-  return (state.players || []).filter((p) => p.team === color).map((p) => p.name);
+  return (state.players || [])
+    .filter((p) => p.team === color && String(p.name).toLowerCase() !== color)
+    .map((p) => p.name);
 }
 
 function renderTurn(state) {
