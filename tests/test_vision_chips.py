@@ -1,5 +1,7 @@
 """Per-cell reading on a drawn, already straightened grid image (no locating involved)."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -95,3 +97,28 @@ def test_missing_edges_finds_a_card_lying_across_the_grid():
     assert gone[2, 2] == 4 and gone[3, 3] == 4  # wholly under the card
     assert gone[1, 1] == 2  # its corner: the card hides two of its boundaries
     assert gone[6, 6] == 0 and gone[0, 0] == 0
+
+
+def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
+    # a chip pushed against the board's edge (a tilted board, a grid a little off) makes its
+    # cell's border foreign; alone, with no skin on it, that is the chip, not a cover
+    img = _grid()
+    _disc(img, 6, 9, (170, 70, 20))
+    feats, _ = chips.measure(img, ColourProfile())
+    ring = feats.ring.copy()
+    ring[6, 9] = 0.38
+    lone, _ = chips.classify(replace(feats, ring=ring))
+    assert lone[6, 9] == "B"
+    # a border that foreign is still a cover when the neighbour's border is foreign too (a
+    # hand or a sleeve is bigger than one cell) or when skin is on the chip
+    ring[7, 9] = 0.38
+    big, _ = chips.classify(replace(feats, ring=ring))
+    assert big[6, 9] == "?"
+    ring[7, 9] = feats.ring[7, 9]
+    skin = feats.skin.copy()
+    skin[6, 9] = 0.1
+    held, _ = chips.classify(replace(feats, ring=ring, skin=skin))
+    assert held[6, 9] == "?"
+    ring[6, 9] = 0.5  # more foreign than any chip makes its border
+    far, _ = chips.classify(replace(feats, ring=ring))
+    assert far[6, 9] == "?"

@@ -22,6 +22,8 @@ INNER = 3  # pixels of each cell's border treated as its ring
 CHIP_MIN = 0.16  # eroded chip-colour fraction of the inner cell above which a chip is read
 EMPTY_MAX = 0.04  # ... below which the cell is empty
 RING_MAX = 0.3  # a chip may touch the ring (off-centre), a hand covers it
+RING_MAX_CHIP = 0.45  # ... a solid, dominant chip without skin on it may touch more
+SOLID_DOMINANCE = 0.8  # a chip colour this far ahead of the others is a solid chip
 GLARE_MAX = 0.25
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
 GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chip
@@ -335,8 +337,20 @@ def classify(
     # something over the cell: foreign colours on its border, no card white visible at all,
     # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
     # or one colour over all of the cell and its border (a sleeve, not a chip)
+    # a solid chip off the centre of its cell (a tilted board, a grid a little off) covers
+    # more of the border: with no skin on it and no neighbour's border foreign too (hands and
+    # sleeves are big), only a border even more foreign is a cover. Judging a located grid
+    # (``covers=False``) keeps the strict border: a grid one cell off must not read better
+    solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
+    if solid_chip.ndim == 2:
+        foreign = (feats.ring > RING_MAX).astype(np.float32)
+        around = np.ones((3, 3), np.float32)
+        around[1, 1] = 0
+        solid_chip &= cv2.filter2D(foreign, -1, around, borderType=cv2.BORDER_CONSTANT) == 0
+    else:
+        solid_chip = np.zeros_like(is_chip)
     occluded = (
-        (feats.ring > RING_MAX)
+        (feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX))
         | (feats.white < WHITE_MIN)
         | (feats.dark_blob > DARK_BLOB_MAX)
         | (feats.ring_chip > RING_CHIP_MAX)
