@@ -16,20 +16,11 @@ import time
 from pathlib import Path
 
 import pytest
+from companion.web.bench import CHROMIUM_ARGS  # one list of flags for tests and bench
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PIN = "482913"
 SPEED = 3.0  # the demo game is 38 s of video
 GAME_TIMEOUT_S = 150

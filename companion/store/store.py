@@ -402,11 +402,7 @@ class _Tx:
         return int(cur.lastrowid)
 
     def put_evidence(self, game_id: int, move_number: int, images: dict, now: float) -> None:
-        for which, jpeg in images.items():
-            if which not in EVIDENCE_KINDS:
-                raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
-            if jpeg is None:
-                continue
+        for which, jpeg in _evidence_items(images):
             self._db.execute(
                 "INSERT OR REPLACE INTO evidence (game_id, move_number, which, jpeg, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -414,11 +410,7 @@ class _Tx:
             )
 
     def put_ruling_evidence(self, ruling_id: int, images: dict, now: float) -> None:
-        for which, jpeg in images.items():
-            if which not in EVIDENCE_KINDS:
-                raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
-            if jpeg is None:
-                continue
+        for which, jpeg in _evidence_items(images):
             self._db.execute(
                 "INSERT OR REPLACE INTO ruling_evidence (ruling_id, which, jpeg, created_at) "
                 "VALUES (?, ?, ?, ?)",
@@ -435,3 +427,14 @@ def _move_number(ruling: dict) -> int:
 
 def _dump(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _evidence_items(images: dict) -> list[tuple[str, bytes]]:
+    """The ``before``/``after`` JPEGs to store (None skipped); any other kind is a bad request."""
+    items = []
+    for which, jpeg in images.items():
+        if which not in EVIDENCE_KINDS:
+            raise StoreError("bad_request", f"evidence is 'before' or 'after', not {which!r}")
+        if jpeg is not None:
+            items.append((which, jpeg))
+    return items
