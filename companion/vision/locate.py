@@ -23,7 +23,15 @@ from companion.vision.geometry import (
     quad_area,
     rect_points,
 )
-from companion.vision.grid import LINES, AxisFit, fit_axis, gradient_profiles, settle_shift
+from companion.vision.grid import (
+    LINES,
+    AxisFit,
+    column_profile,
+    fit_axis,
+    gradient_profiles,
+    row_profile,
+    settle_shift,
+)
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
 WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding)
@@ -261,8 +269,8 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
         rows = []  # (x, y, k, axis) observations: axis 0 -> u = k, axis 1 -> v = k
         strengths = []
         for band, centre in ((slice(0, half), centres[0]), (slice(half, full), centres[1])):
-            px, _ = gradient_profiles(warped[band])
-            _, py = gradient_profiles(warped[:, band])
+            px = column_profile(warped[band])
+            py = row_profile(warped[:, band])
             for k, pos, st in peak_positions(px, expected, pitch):
                 rows.append((pos, centre, k, 0))
                 strengths.append(st)
