@@ -97,18 +97,33 @@ def fit_axis(
     scores = _scores(prof, wide, coarse_p, np.arange(0.0, n, 2.0))
     if scores is None:
         return AxisFit(0.0, 1.0, -np.inf)
-    best = AxisFit(0.0, 1.0, -np.inf)
+    # all refinements scored in one vector pass: per (pitch, start) pair, flattened pitch-major
+    # like _best_fit's grid, so each neighbourhood's first best pair is the same one
     flat = np.argsort(scores.ravel())[::-1][:COARSE_KEEP]
+    pairs_p, pairs_s = [], []
     for idx in flat:
         i, j = np.unravel_index(int(idx), scores.shape)
         p0, s0 = coarse_p[i], 2.0 * j
         pitches = np.arange(
             max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1
         )
-        fit = _best_fit(prof, pooled, pitches, np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5))
-        if fit.score > best.score:
-            best = fit
-    return best
+        starts = np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5)
+        pairs_p.append(np.repeat(pitches, len(starts)))
+        pairs_s.append(np.tile(starts, len(pitches)))
+    return _best_pair(prof, pooled, np.concatenate(pairs_p), np.concatenate(pairs_s))
+
+
+def _best_pair(prof, pooled, pitches, starts) -> AxisFit:
+    """The first best of (pitches[i], starts[i]) pairs, scored like :func:`_scores`."""
+    if len(pitches) == 0:
+        return AxisFit(0.0, 1.0, -np.inf)
+    ks = np.arange(LINES, dtype=np.float64)
+    pos = starts[:, None] + pitches[:, None] * ks[None, :]  # N x 11
+    score = _score_positions(prof, pooled, pos, pitches[:, None])
+    best = int(np.argmax(score))
+    if not np.isfinite(score[best]):
+        return AxisFit(0.0, 1.0, -np.inf)
+    return AxisFit(float(starts[best]), float(pitches[best]), float(score[best]))
 
 
 COARSE_KEEP = 6
@@ -124,10 +139,17 @@ def _scores(prof, pooled, pitches, starts) -> np.ndarray | None:
     valid = pos[:, :, -1] <= n - 1
     if not valid.any():
         return None
+    return _score_positions(prof, pooled, pos, pitches[:, None, None])
+
+
+def _score_positions(prof, pooled, pos, pitches) -> np.ndarray:
+    """Scores of grids whose 11 boundaries are ``pos[..., :]`` (pitch ``pitches``, broadcast to
+    ``pos[..., :1]``): -inf where the grid leaves the profile."""
+    valid = pos[..., -1] <= len(prof) - 1
     on = _lerp(pooled, pos)
-    on = np.minimum(on[:, :, 0::2].mean(axis=2), on[:, :, 1::2].mean(axis=2))
-    centres = pos[:, :, :-1] + pitches[:, None, None] / 2
-    mid = _lerp(prof, centres).mean(axis=2)
+    on = np.minimum(on[..., 0::2].mean(axis=-1), on[..., 1::2].mean(axis=-1))
+    centres = pos[..., :-1] + pitches / 2
+    mid = _lerp(prof, centres).mean(axis=-1)
     return np.where(valid, on - mid, -np.inf)
 
 
