@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from companion.calibration import CalibrationError, load, save
 from companion.calibration.build import calibrate_image
+from test_vision_support import confidently_wrong
 
 from companion.cli import main
 from companion.render import random_spec, render_frame
@@ -41,15 +42,6 @@ def _spec(seed=4, art="text", orientation=90):
         orientation=orientation,
         board_cards=0,
     )
-
-
-def _wrong(reading, truth_cells):
-    return [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth_cells[r][c])
-    ]
 
 
 def test_the_given_orientation_is_saved_even_against_the_ink_vote():
@@ -97,7 +89,7 @@ def test_calibrating_mid_game_leaves_the_chip_cells_out_of_the_reference(tmp_pat
     ]
     image, truth = render_frame(spec.with_frame(cells=tuple(later), seed=spec.seed + 7))
     reading = BoardReader(again).read(image)
-    assert _wrong(reading, truth.cells) == []
+    assert confidently_wrong(reading, truth.cells) == []
     assert sum(row.count("?") for row in reading.cells) <= 2
 
 

@@ -6,6 +6,7 @@ frame, 15 degree tilt, no hands, no glare); `companion eval` measures the hard c
 
 import numpy as np
 import pytest
+from test_vision_support import confidently_wrong
 
 from companion.render import random_spec, render_frame
 from companion.vision import BoardReader, analyze_image
@@ -30,12 +31,7 @@ def test_rendered_board_is_read_without_invented_chips(art, seed):
     reading = analyze_image(image)
     assert reading.board_found
     assert reading.orientation == truth.orientation
-    wrong = [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth.cells[r][c])
-    ]
+    wrong = confidently_wrong(reading, truth.cells)
     assert wrong == []
     assert sum(row.count("?") for row in reading.cells) <= 2
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 8
@@ -70,10 +66,5 @@ def test_a_playing_card_lying_over_chips_is_not_read_as_empty():
     reading = analyze_image(image)
     assert reading.board_found and reading.orientation == 90
     assert reading.cells[6][1] == "?" and reading.cells[8][0] == "?"
-    wrong = [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth.cells[r][c])
-    ]
+    wrong = confidently_wrong(reading, truth.cells)
     assert wrong == []

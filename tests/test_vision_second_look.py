@@ -1,6 +1,7 @@
 """The second, closer look that runs only when the first finds no readable board."""
 
 import numpy as np
+from test_vision_support import confidently_wrong
 
 from companion.commands.render import frame_spec
 from companion.render import random_spec, render_frame
@@ -19,12 +20,7 @@ def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors
     assert reading.board_found
     assert "found on a second, closer look" in reading.notes
     assert reading.orientation == truth.orientation
-    wrong = [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth.cells[r][c])
-    ]
+    wrong = confidently_wrong(reading, truth.cells)
     assert wrong == []
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 8
 

@@ -16,6 +16,16 @@ from companion.vision.layout import CLASSIC_INK
 CHIP_BGR = {"B": (170, 70, 20), "G": (60, 140, 30), "R": (40, 30, 200)}
 
 
+def confidently_wrong(reading, truth_cells):
+    """Cells the reading states with a value (not '?') that differs from the truth."""
+    return [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth_cells[r][c])
+    ]
+
+
 def draw_flat_board(cells, cell_w=40, cell_h=28, gap=4, margin=(30, 14), seed=0):
     """Flat top-down board image and the playing-area rectangle (x0, y0, x1, y1)."""
     rng = np.random.default_rng(seed)
