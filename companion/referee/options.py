@@ -19,6 +19,7 @@ DECK_EXHAUSTION = ("reshuffle", "end_draw")
 FORGOTTEN_DRAW = ("lost_after_next_play", "never_lost")
 NO_MOVE_POLICY = ("discard_any", "pass", "none")
 FULL_BOARD = ("play_on", "draw")
+FIRST_PLAYER_RULES = ("dealer_left", "lowest_starts", "highest_starts")
 
 
 class OptionError(ValueError):
@@ -42,6 +43,9 @@ class Rules:
     table_talk_penalty: bool = True
     no_move_policy: str = "discard_any"  # a player with no legal move: discard_any | pass | none
     full_board: str = "play_on"  # board full without a winner: play_on (jacks) | draw (game ends)
+    # who starts after a cut (edge 21): lowest cut deals, dealer's left starts (official, Seed A)
+    # | lowest cut starts (officialgamerules.org) | highest cut starts (eHow)
+    first_player_rule: str = "dealer_left"
     player_counts: tuple[int, ...] = CLASSIC_COUNTS
     hand_sizes: dict[int, int] = field(default_factory=lambda: dict(OFFICIAL_HAND_SIZES))
     layout: str | dict | None = None  # None = the preset's packaged layout
@@ -84,6 +88,7 @@ _CHOICES = {
     "forgotten_draw": FORGOTTEN_DRAW,
     "no_move_policy": NO_MOVE_POLICY,
     "full_board": FULL_BOARD,
+    "first_player_rule": FIRST_PLAYER_RULES,
 }
 _BOOLS = ("corners_free", "one_eyed_can_break_sequences", "table_talk_penalty")
 

@@ -12,12 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from companion.referee.cards import CardError
+from companion.referee.first_player import seat_by_cut
 from companion.referee.game import Game
 from companion.referee.moves import CHOOSE, DRAW, TABLE_TALK, Move, MoveError
 from companion.referee.players import CodedError, SetupError
 from companion.referee.rulings import Ruling
 
-RECORD_KEYS = {"variant", "options", "players", "moves", "deck", "seed", "comment", "title"}
+RECORD_KEYS = {
+    "variant",
+    "options",
+    "players",
+    "cut",
+    "moves",
+    "deck",
+    "seed",
+    "comment",
+    "title",
+}
 
 
 class RecordError(CodedError):
@@ -79,8 +90,18 @@ def setup_from_record(data: Any) -> Game:
         raise RecordError("bad_record", "'deck' lists card texts, top card first")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise RecordError("bad_record", f"'seed' must be a whole number, not {seed!r}")
+    cut = data.get("cut")
+    if cut is not None and not isinstance(cut, dict | list):
+        raise RecordError(
+            "bad_record",
+            "'cut' maps each player's name to the card they cut, or lists such rounds for ties",
+        )
     try:
-        return Game(players, variant, options, deck=deck, seed=seed)
+        game = Game(players, variant, options, deck=deck, seed=seed)
+        if cut is None:
+            return game
+        seated = seat_by_cut(game.players, cut, game.rules.first_player_rule).players
+        return Game(seated, variant, options, deck=deck, seed=seed)
     except SetupError as exc:
         raise RecordError(exc.code, f"bad setup: {exc.message}") from None
 
