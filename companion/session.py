@@ -43,6 +43,7 @@ from companion.tracking import (
     BoardTracker,
     TrackerConfig,
     interpret,
+    interpret_catch_up,
 )
 from companion.vision.reading import BoardReading
 
@@ -118,6 +119,7 @@ class GameSession:
         self._waiting: str | None = None  # why the game waits for the board, if it does
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
+        self._after_gap = False  # frames were lost (camera outage) since the last settled board
         self._latest: Frame | None = None
         self._latest_reading: BoardReading | None = None
         self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
@@ -175,7 +177,7 @@ class GameSession:
         """Pull frames from the source in a background thread (no-op without a source)."""
         if self.source is None or self._thread is not None:
             return
-        self._capture = Reconnecting(self.source, on_event=self._on_capture_event)
+        self._capture = Reconnecting(self.source, on_event=self.on_capture_event)
         self._thread = threading.Thread(target=self._run, name="game-session", daemon=True)
         self._thread.start()
 
@@ -221,9 +223,20 @@ class GameSession:
             else:
                 self._set_status(SOURCE_ENDED, f"{name} played to its end")
 
-    def _on_capture_event(self, event: CaptureEvent) -> None:
+    def on_capture_event(self, event: CaptureEvent) -> None:
+        """A camera event (lost, retry, back, gave_up) from the :class:`Reconnecting` wrapper
+        of the source: ``start()`` wires it, a caller that pulls frames itself passes them on.
+
+        A lost camera interrupts the tracker (nothing seen before the gap counts after it) and
+        marks a gap: the first board settled after it may be several turns ahead
+        (:func:`~companion.tracking.interpret_catch_up`)."""
         self._emit({"type": "camera", **event.to_json()})
-        if event.kind in ("lost", "retry"):
+        if event.kind == "lost":
+            with self._lock:
+                self.tracker.interrupt()
+                self._motion.reset()
+                self._after_gap = True
+        if event.kind in ("lost", "retry", "gave_up"):
             self._set_status(CAMERA_LOST, event.message)
         elif event.kind == "back":
             self._motion.reset()
@@ -289,7 +302,14 @@ class GameSession:
         game = self.game
         change = BoardChange.between(game.board_strings(), board)
         declared = self._declared
-        meaning = interpret(change, game.color_to_move, None if declared else self._just_cleared)
+        just_cleared = None if declared else self._just_cleared
+        meaning = interpret(change, game.color_to_move, just_cleared)
+        after_gap, self._after_gap = self._after_gap, False
+        if meaning.kind == MISMATCH and after_gap and declared is None and not game.is_over:
+            missed = interpret_catch_up(change, _turn_colors(game), just_cleared)
+            if missed is not None:
+                self._catch_up(missed, frame)
+                return
         if meaning.kind == NONE:
             self._settled_frame = frame.image
             if self._waiting is not None:
@@ -321,6 +341,14 @@ class GameSession:
         else:
             move = Move.board_remove(game.color_to_move, cell)
         self._push(move, frame)
+
+    def _catch_up(self, placements: list, frame: Frame) -> None:
+        """Rule the moves played while the camera was away, in turn order; an illegal one stops
+        the catch-up and the game waits for the board as after any illegal move."""
+        for placement in placements:
+            ruling = self._push(Move.board_place(placement.color, placement.cell), frame)
+            if not ruling["legal"] or self.game.is_over:
+                return
 
     def _push(self, move: Move, frame: Frame | None) -> dict:
         game = self.game
@@ -661,6 +689,13 @@ class GameSession:
         self._status, self._status_message = status, message
         if changed and emit:
             self._emit({"type": "status", "status": status, "message": message, "at": time.time()})
+
+
+def _turn_colors(game: Game) -> list[str]:
+    """The teams of the next turns, the side to move first (one full round of the table)."""
+    players = game.players
+    first = players.index(game.to_move)
+    return [players[(first + k) % len(players)].color for k in range(len(players))]
 
 
 def _pending_declaration(actions) -> tuple[str, str | None] | None:

@@ -3,12 +3,15 @@
 A webcam that is unplugged or a phone stream that drops returns no frame. :class:`Reconnecting`
 then reports a ``lost`` :class:`CaptureEvent`, retries after 0.5 s, 1 s, 2 s ... (capped), and
 reports ``back`` once frames flow again. Files and folders are never reopened: for them ``None``
-simply means the end.
+simply means the end. With ``give_up_after`` a live source that stays lost that long is given
+up (a ``gave_up`` event, then ``read()`` returns ``None``), e.g. for a headless recording that
+should end when the phone stops streaming.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,7 +21,8 @@ from companion.capture.sources import CaptureError, FrameSource
 
 @dataclass(frozen=True, slots=True)
 class CaptureEvent:
-    """``kind`` is ``lost`` (frames stopped), ``retry`` (a reopen failed) or ``back``."""
+    """``kind`` is ``lost`` (frames stopped), ``retry`` (a reopen failed), ``back`` or
+    ``gave_up`` (lost for longer than the caller accepts)."""
 
     kind: str
     source: str
@@ -54,6 +58,8 @@ class Reconnecting:
         first_delay: float = 0.5,
         max_delay: float = 8.0,
         sleep: Callable[[float], object] | None = None,
+        give_up_after: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.source = source
         self.on_event = on_event or (lambda event: None)
@@ -61,7 +67,11 @@ class Reconnecting:
         self.max_delay = max_delay
         self._stop = threading.Event()
         self._sleep = sleep or self._stop.wait
+        self._clock = clock
+        self.give_up_after = give_up_after
         self.connected = True
+        self.gave_up = False
+        self.outages = 0  # how many times the source was lost
 
     @property
     def fps(self) -> float:
@@ -99,12 +109,20 @@ class Reconnecting:
 
     def _reconnect(self, reason: str) -> None:
         self.connected = False
+        self.outages += 1
+        lost_at = self._clock()
         self.on_event(CaptureEvent("lost", self.source.name, f"{self.source.name} lost: {reason}"))
         delays = backoff_delays(self.first_delay, 2.0, self.max_delay)
         attempt = 0
         while not self._stop.is_set():
             attempt += 1
             delay = next(delays)
+            if self.give_up_after is not None:
+                left = self.give_up_after - (self._clock() - lost_at)
+                if left <= 0:
+                    self._give_up(attempt - 1)
+                    return
+                delay = min(delay, left)
             self._sleep(delay)
             if self._stop.is_set():
                 return
@@ -121,6 +139,18 @@ class Reconnecting:
                 )
             )
             return
+
+    def _give_up(self, attempts: int) -> None:
+        self.gave_up = True
+        self.stop()
+        self.on_event(
+            CaptureEvent(
+                "gave_up",
+                self.source.name,
+                f"{self.source.name} gave no frame for {self.give_up_after:g} s; giving up",
+                attempts,
+            )
+        )
 
     def close(self) -> None:
         self.stop()

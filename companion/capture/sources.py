@@ -27,6 +27,8 @@ VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpe
 URL_SCHEMES = ("http://", "https://", "rtsp://", "rtmp://", "udp://", "tcp://")
 DEFAULT_FOLDER_FPS = 15.0
 DEFAULT_LIVE_FPS = 30.0
+DEFAULT_STREAM_TIMEOUT = 5.0  # seconds a stream may stay silent (opening or between frames)
+# before it counts as lost: ffmpeg's own default is 30 s, long enough to look like a freeze
 # ffmpeg prints its own decoding complaints ("[mjpeg @ 0x...] No JPEG data") on stderr, where
 # they would bury our one-line messages. OpenCV reads this once, when it first uses ffmpeg, so
 # it is set as soon as the capture layer is imported (-8 is AV_LOG_QUIET; a user value is kept).
@@ -105,9 +107,12 @@ class _CvCaptureSource(FrameSource):
         self._target = target
         self._cap: cv2.VideoCapture | None = None
 
+    def _new_capture(self) -> cv2.VideoCapture:
+        return cv2.VideoCapture(self._target)
+
     def _open(self) -> None:
         _quiet_opencv()
-        cap = cv2.VideoCapture(self._target)
+        cap = self._new_capture()
         if not cap.isOpened():
             cap.release()
             raise CaptureError("unreadable", self._open_failure_message())
@@ -188,13 +193,28 @@ class CameraSource(_CvCaptureSource):
 
 
 class StreamSource(_CvCaptureSource):
-    """A network stream (phone camera apps: MJPEG over HTTP, RTSP)."""
+    """A network stream (phone camera apps: MJPEG over HTTP, RTSP), read by OpenCV's ffmpeg.
+
+    A stream that stays silent for ``timeout`` seconds (a server that accepts and sends nothing,
+    a phone on a dropped Wi-Fi) fails its open or read, so the caller reopens it with back-off
+    instead of freezing for ffmpeg's default 30 s.
+    """
 
     live = True
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DEFAULT_STREAM_TIMEOUT) -> None:
         super().__init__(url, url)
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise CaptureError("bad_timeout", f"a stream timeout is seconds above 0, not {timeout}")
         self.url = url
+        self.timeout = float(timeout)
+
+    def _new_capture(self) -> cv2.VideoCapture:
+        if not _has_ffmpeg():  # an OpenCV built without ffmpeg may still open it another way
+            return cv2.VideoCapture(self._target)
+        ms = max(1, round(self.timeout * 1000))
+        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms]
+        return cv2.VideoCapture(self._target, cv2.CAP_FFMPEG, params)
 
     def _open_failure_message(self) -> str:
         return f"stream {self.url} cannot be opened: check the address and that the phone app is running"
@@ -233,6 +253,13 @@ class FolderSource(FrameSource):
                 return image
             raise CaptureError("unreadable", f"{self._files[self._index]} is not a readable image")
         return None
+
+
+def _has_ffmpeg() -> bool:
+    try:
+        return bool(cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG))
+    except AttributeError:  # pragma: no cover - very old builds
+        return False
 
 
 def _quiet_opencv() -> None:

@@ -4,8 +4,8 @@ Runs every frame of SOURCE (a video file, a folder of frames, a stream URL or a 
 through the same ``GameSession`` the web page uses, shows a progress bar on stderr, writes the
 game record (the format ``companion check`` reads) and prints a JSON summary on stdout.
 
-A live source (camera, stream) runs until Ctrl-C, which still writes the record; a camera that
-drops out is reopened with back-off.
+A live source (camera, stream) runs until Ctrl-C, which still writes the record, or until it has
+stayed lost for ``--give-up`` seconds; a camera that drops out is reopened with back-off.
 
 Exit codes: 0 the source was replayed (or interrupted) and the record written; 2 bad input (a
 source that cannot be opened, a bad ``--players`` or setup, an unusable ``--db`` or
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.capture.reconnect import Reconnecting
+from companion.capture.reconnect import CaptureEvent, Reconnecting
 from companion.capture.sources import CaptureError, open_source
 from companion.referee import SetupError
 from companion.session import GameSession, SessionError, parse_players
@@ -64,6 +64,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--window", type=float, default=0.5, help="seconds the board must be still (default 0.5)"
     )
+    parser.add_argument(
+        "--give-up",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="end when a camera or stream stays lost this long (default: keep trying until Ctrl-C)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -99,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--window must be a finite number of seconds, 0 or more, not {args.window}")
     if args.fps is not None and not (math.isfinite(args.fps) and args.fps > 0):
         return _fail(f"--fps must be a finite number above 0, not {args.fps}")
+    if args.give_up is not None and not (math.isfinite(args.give_up) and args.give_up > 0):
+        return _fail(f"--give-up must be a finite number of seconds above 0, not {args.give_up}")
     record_path = Path(args.record)
     if not record_path.parent.exists():
         return _fail(f"folder {record_path.parent} for --record does not exist")
@@ -133,8 +142,13 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     bar = ProgressBar(source.frame_count, enabled=not args.quiet)
     # a live camera that drops out is reopened with back-off; files simply end
-    capture = Reconnecting(source, on_event=lambda event: bar.note(event.message))
+    def on_event(event: CaptureEvent) -> None:
+        bar.note(event.message)
+        session.on_capture_event(event)  # the tracker must know about the gap
+
+    capture = Reconnecting(source, on_event=on_event, give_up_after=args.give_up)
     frames = 0
+    first_stamp = last_stamp = 0.0
     skipped = 0
     interrupted = False
     try:
@@ -145,6 +159,9 @@ def run(args: argparse.Namespace) -> int:
                 if not skipped:
                     bar.note(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
                 skipped += 1
+            if not frames:
+                first_stamp = frame.timestamp
+            last_stamp = frame.timestamp
             frames += 1
             bar.update(frames, session.state_brief())
     except CaptureError as exc:
@@ -165,7 +182,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"cannot write {record_path}: {exc.strerror or exc}")
     state = session.state()
-    video_seconds = frames / source.fps if source.fps else 0.0
+    if source.live:  # live frames carry the clock: the span of the session, outages included
+        video_seconds = last_stamp - first_stamp + (1.0 / source.fps if frames else 0.0)
+    else:
+        video_seconds = frames / source.fps if source.fps else 0.0
     summary = {
         "source": args.source,
         "record": str(record_path),
@@ -184,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         "status": state["status"],
         "interrupted": interrupted,
         "frames_skipped": skipped,
+        "camera_outages": capture.outages,
+        "gave_up": capture.gave_up,
     }
     print(json.dumps(summary, indent=1))
     return EXIT_OK

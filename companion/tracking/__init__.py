@@ -13,6 +13,7 @@ from companion.tracking.changes import (
     CellChange,
     Interpretation,
     interpret,
+    interpret_catch_up,
 )
 from companion.tracking.tracker import (
     NO_BOARD,
@@ -40,4 +41,5 @@ __all__ = [
     "TrackerConfig",
     "TrackerUpdate",
     "interpret",
+    "interpret_catch_up",
 ]

@@ -4,10 +4,13 @@
 referee's state as a prior: a turn adds one chip of the side to move or removes one chip; chips
 do not change colour (a colour change is a misread and is ignored); corners never hold chips.
 Anything else is a mismatch that names the cells, and the game waits for the table to fix it.
+``interpret_catch_up`` is the one exception, for the first board after the camera was lost:
+several placements whose colours follow the turn order exactly are the moves played meanwhile.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.cells import CORNERS, SIZE, Cell, cell_name
@@ -162,3 +165,27 @@ def interpret(
     return Interpretation(  # pragma: no cover - symbols outside .BGR are filtered upstream
         MISMATCH, cells=(only.name,), reason=only.describe(), ignored=ignored
     )
+
+
+def interpret_catch_up(
+    change: BoardChange, turn_colors: Sequence[str], just_cleared: Cell | None = None
+) -> list[Interpretation] | None:
+    """Explain ``change`` as several placements in a row, made while the camera was away.
+
+    After an outage the first settled board may be several turns ahead. It is accepted only
+    when nothing else can be meant: chips were only added (a colour change is ignored as a
+    misread), 2 or more of them, their colours are exactly those of the next sides to move
+    (``turn_colors``, the side to move first) and no colour appears twice, so the order of the
+    moves is known. Returns the placements in turn order, or ``None`` (the usual mismatch).
+    A chip on ``just_cleared`` (the cell a one-eyed jack just emptied) is never accepted.
+    """
+    real = [ch for ch in change.changes if not ch.is_recolored]
+    if len(real) < 2 or not all(ch.is_added for ch in real):
+        return None
+    if just_cleared is not None and any(ch.cell == just_cleared for ch in real):
+        return None
+    by_color = {COLOR_OF_SYMBOL[ch.after]: ch for ch in real}
+    colors = list(turn_colors[: len(real)])
+    if len(by_color) != len(real) or len(colors) != len(real) or set(colors) != set(by_color):
+        return None
+    return [Interpretation(PLACE, color=color, cell=by_color[color].cell) for color in colors]

@@ -130,6 +130,21 @@ class BoardTracker:
         """The caller acted on this settled board: do not announce it again until it changes."""
         self._announced = list(board)
 
+    def interrupt(self) -> None:
+        """Frames stopped (a camera or stream was lost): nothing seen before the gap counts
+        after it. The stillness clock and every cell's pending change start again with the first
+        frames after the gap, so a change half-confirmed before an outage is never completed by
+        a read or two after it. Settled values and corrections are kept, and the first board
+        settled after the gap is announced even if it equals the last one."""
+        self._still_since = None
+        self._announced = None
+        self._last_read = None
+        self.status = WATCHING
+        for r in range(SIZE):
+            for c in range(SIZE):
+                self._candidate[r][c] = None
+                self._candidate_reads[r][c] = 0
+
     def rearm(self) -> None:
         """Announce the current board again at the next settle (e.g. after the expected changed)."""
         self._announced = None
