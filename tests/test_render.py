@@ -336,3 +336,116 @@ def test_texture_size_is_known_before_drawing(art, aspect):
 
     built = build_art(art, 1, aspect, 24)
     assert built.image.shape[1::-1] == texture_size(art, aspect, 24)
+
+
+# ---------------------------------------------------------------- lens and bent boards
+
+
+def test_lens_maps_points_both_ways_and_keeps_the_frame_full():
+    from companion.render.lens import Lens
+
+    for k1, k2 in [(-0.15, 0.02), (0.08, -0.01)]:
+        lens = Lens(k1, k2, (640, 480))
+        pts = np.random.default_rng(0).uniform([0, 0], [640, 480], (200, 2))
+        assert np.abs(lens.distort(lens.undistort(pts)) - pts).max() < 1e-4
+        border = np.array([[0, 0], [639, 0], [639, 479], [0, 479], [320, 0], [0, 240]])
+        src = lens.undistort(border)  # every output pixel comes from inside the pinhole frame
+        assert ((src >= -0.5) & (src <= [639.5, 479.5])).all()
+
+
+def test_barrel_lens_bows_the_grid_and_the_truth_follows_the_pixels():
+    placed = {(0, 0 + 1): "B", (0, 5): "G", (9, 4): "R", (4, 9): "B", (5, 0): "G", (4, 4): "R"}
+    spec = clean(art="cards", lens_k1=-0.15, board_fraction=0.95, cells=with_chips(placed))
+    img, t = render_frame(spec)
+    flat_img, flat = render_frame(replace(spec, lens_k1=0.0))
+    assert t.lattice is not None and flat.lattice is None
+    # row 1's middle sits off the straight line between its end corners (the edge bows outward)
+    a1, j1 = t.lattice[0, 0], t.lattice[0, 20]
+    mid = t.lattice[0, 10]
+    chord = j1 - a1
+    bow = abs(chord[0] * (mid - a1)[1] - chord[1] * (mid - a1)[0]) / np.linalg.norm(chord)
+    assert bow > 2.5
+    assert np.abs(t.corners - flat.corners).max() > 5
+    for name, (x, y) in t.chips.items():
+        b, g, red = img[round(y), round(x)].astype(int)
+        sym = next(s for (r, c), s in placed.items() if "ABCDEFGHIJ"[c] + str(r + 1) == name)
+        assert {"B": b, "G": g, "R": red}[sym] == max(b, g, red), name
+    assert np.allclose(t.cell_centers(), t.lattice[1::2, 1::2])
+
+
+@pytest.mark.parametrize("bend", [dict(fold_deg=9, fold_bump=0.3), dict(waves=0.35)])
+def test_a_bent_board_moves_chips_and_truth_together(bend):
+    placed = {(r, c): "BGR"[(r + c) % 3] for r in range(1, 9, 2) for c in range(0, 10, 3)}
+    spec = clean(art="cards", tilt_deg=35, tilt_azimuth_deg=20, cells=with_chips(placed), **bend)
+    img, t = render_frame(spec)
+    empty, _ = render_frame(spec.with_frame(cells=EMPTY_BOARD))
+    _, flat = render_frame(replace(spec, fold_deg=0, fold_bump=0, waves=0))
+    moved = np.linalg.norm(t.cell_centers() - flat.cell_centers(), axis=2)
+    assert moved.max() > 1.5  # the relief shifts cells by pixels
+    for (r, c), sym in placed.items():
+        x, y = t.chips["ABCDEFGHIJ"[c] + str(r + 1)]
+        b, g, red = img[round(y), round(x)].astype(int)
+        assert {"B": b, "G": g, "R": red}[sym] == max(b, g, red)
+        if sym != "R":  # (a red chip may lie on red ink)
+            assert (
+                np.abs(img[round(y), round(x)].astype(int) - empty[round(y), round(x)]).sum() > 40
+            )
+
+
+def test_a_fold_lifting_the_edges_shades_the_halves_differently():
+    spec = clean(art="text", fold_deg=16, light_angle_deg=90, tilt_deg=0)
+    img, t = render_frame(spec)
+    flat_img, _ = render_frame(replace(spec, fold_deg=0))
+    grey, flat_grey = img.mean(axis=2), flat_img.mean(axis=2)
+    centres = np.round(t.cell_centers()).astype(int)
+    ratio = [
+        grey[centres[r, :, 1], centres[r, :, 0]].mean()
+        / flat_grey[centres[r, :, 1], centres[r, :, 0]].mean()
+        for r in (2, 7)
+    ]
+    assert abs(ratio[0] - ratio[1]) > 0.05  # one half faces the light, the other turns away
+
+
+def test_a_barrel_lens_hides_the_cells_it_bows_out_of_the_frame():
+    spec = clean(art="text", board_offset=(1.05, 0.0), board_fraction=0.9, lens_k1=-0.15)
+    _, flat = render_frame(replace(spec, lens_k1=0.0))
+    _, t = render_frame(spec)
+    w, _ = SMALL
+    assert not flat.occluded.any() and t.corners[:, 0].max() < w  # the corners stay in view
+    right_edge_mid = t.lattice[1::2, -1, 0]  # the right grid line bows out past the frame edge
+    assert (t.occluded[:, -1] == (right_edge_mid > w + 1)).all()
+    assert t.occluded[:, -1].sum() >= 4 and not t.occluded[:, :-1].any()
+
+
+def test_bent_truth_survives_the_sidecar(tmp_path):
+    _, t = render_frame(clean(art="cards", waves=0.2, lens_k1=0.05))
+    truth.save(t, tmp_path / "x.jpg")
+    back = truth.load(tmp_path / "x.jpg")
+    assert np.allclose(back.lattice, t.lattice, atol=0.01)
+    assert np.allclose(back.cell_centers(), t.cell_centers(), atol=0.01)
+    annotated = truth.annotate(np.zeros((240, 320, 3), np.uint8), back)
+    lattice = np.round(back.lattice).astype(int)
+    x, y = lattice[0, 7]  # a point on grid line row 0 between two cell corners
+    assert annotated[y - 1 : y + 2, x - 1 : x + 2].any()
+
+
+def test_random_lens_fold_and_waves_leave_the_rest_of_a_seed_alone():
+    plain_spec = random_spec(5)
+    bent = random_spec(5, lens=True, fold=True, waves=True)
+    assert plain_spec.lens_k1 == 0 and plain_spec.fold_deg == 0 and plain_spec.waves == 0
+    assert bent.lens_k1 != 0 and bent.fold_deg != 0 and bent.waves > 0
+    again = replace(bent, lens_k1=0.0, lens_k2=0.0, fold_deg=0.0, fold_bump=0.0, waves=0.0)
+    assert again == plain_spec
+    shares = [random_spec(seed, lens=0.6).lens_k1 != 0 for seed in range(200)]
+    assert 0.45 < np.mean(shares) < 0.75
+
+
+def test_bad_lens_and_relief_fields_are_refused():
+    with pytest.raises(SpecError, match="lens_k1"):
+        clean(lens_k1=0.5)
+    with pytest.raises(SpecError, match="fold_deg"):
+        clean(fold_deg=45)
+    with pytest.raises(SpecError, match="waves"):
+        clean(waves=2.0)
+    with pytest.raises(SpecError, match="lens"):
+        random_spec(1, lens=3)

@@ -85,7 +85,16 @@ def test_all_no_board(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "bad", [["--size", "big"], ["--count", "0"], ["--hands", "2"], ["--seed", "-3"], ["--art", "x"]]
+    "bad",
+    [
+        ["--size", "big"],
+        ["--count", "0"],
+        ["--hands", "2"],
+        ["--seed", "-3"],
+        ["--art", "x"],
+        ["--lens", "1.5"],
+        ["--fold", "-1"],
+    ],
 )
 def test_bad_arguments_exit_2(tmp_path, bad, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -181,3 +190,24 @@ def test_annotated_copies_show_the_truth(tmp_path):
     assert marked.shape == plain.shape
     assert (cv2.absdiff(plain, marked).max(axis=2) > 60).mean() > 0.01  # grid lines drawn
     assert truth.image_files(tmp_path / "annotated") == []  # no sidecars: eval skips them
+
+
+def test_lens_fold_and_waves_options(tmp_path, capsys):
+    def run(folder, *options):
+        args = ["render", str(tmp_path / folder), "--count", "4", "--seed", "11"]
+        code = main([*args, "--size", "160x120", "--no-board", "0", "--quiet", *options])
+        assert code == 0
+        return json.loads(capsys.readouterr().out)
+
+    off = run("off", "--lens", "0")
+    assert off["with_lens"] == 0 and off["folded"] == 0 and off["wavy"] == 0
+    on = run("on", "--lens", "1", "--fold", "1", "--waves", "1")
+    assert on["with_lens"] == on["folded"] == on["wavy"] == 4
+    assert "--lens 1.0 --fold 1.0 --waves 1.0" in on["command"]
+    for path in truth.image_files(tmp_path / "on"):
+        t = truth.load(path)
+        spec = t.spec
+        assert spec["lens_k1"] != 0 and spec["fold_deg"] != 0 and spec["waves"] > 0
+        assert t.lattice is not None and t.lattice.shape == (21, 21, 2)
+    for path in truth.image_files(tmp_path / "off"):
+        assert truth.load(path).lattice is None

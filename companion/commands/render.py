@@ -18,6 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.render.randomize import LENS_SHARE
+from companion.render.spec import ARTS
+
 EXIT_OK, EXIT_IO, EXIT_USAGE = 0, 1, 2
 
 
@@ -71,7 +74,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("out_dir", metavar="OUT_DIR", help="folder to write into (created if needed)")
     p.add_argument("--count", type=_count, default=20, help="number of frames (default 20)")
     p.add_argument("--seed", type=_seed, default=0, help="dataset seed (default 0)")
-    p.add_argument("--art", choices=["text", "cards", "mixed"], default="mixed")
+    p.add_argument(
+        "--art",
+        choices=[*ARTS, "mixed"],
+        default="mixed",
+        help="board art (default mixed: text or cards; the held-out mat only when named)",
+    )
     p.add_argument(
         "--hands",
         type=_probability,
@@ -99,6 +107,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=40.0,
         metavar="DEG",
         help="largest camera tilt in degrees (default 40)",
+    )
+    p.add_argument(
+        "--lens",
+        type=_probability,
+        default=LENS_SHARE,
+        metavar="P",
+        help=f"share of cameras with barrel/pincushion lens distortion (default {LENS_SHARE}; "
+        "0 switches it off)",
+    )
+    p.add_argument(
+        "--fold",
+        type=_probability,
+        default=0.0,
+        metavar="P",
+        help="probability that the board's halves do not lie flat (a fold, a crease bump; "
+        "default 0)",
+    )
+    p.add_argument(
+        "--waves",
+        type=_probability,
+        default=0.0,
+        metavar="P",
+        help="probability that the board is a wrinkled soft mat (default 0)",
     )
     p.add_argument("--format", choices=["jpg", "png"], default="jpg", dest="fmt")
     p.add_argument("--prefix", default="frame", help="file name prefix (default 'frame')")
@@ -133,12 +164,18 @@ def frame_spec(
     no_board: float,
     size: tuple[int, int] | None,
     max_tilt: float,
+    lens: float = 0.0,
+    fold: float = 0.0,
+    waves: float = 0.0,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
 
     rng = np.random.default_rng([seed, index])
-    overrides: dict = {"art": art, "hand": bool(rng.random() < hands)}
+    bends = np.random.default_rng([seed, index, 29])  # own stream: older frames stay the same
+    overrides: dict = {"art": art, "hand": bool(rng.random() < hands), "lens": lens}
+    overrides["fold"] = bool(bends.random() < fold)
+    overrides["waves"] = bool(bends.random() < waves)
     if rng.random() < no_board:
         overrides["board"] = False
         overrides["hand"] = bool(rng.random() < hands)
@@ -184,6 +221,11 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--size {args.size[0]}x{args.size[1]}")
     if args.max_tilt != 40.0:
         parts.append(f"--max-tilt {args.max_tilt}")
+    parts.append(f"--lens {args.lens}")
+    if args.fold:
+        parts.append(f"--fold {args.fold}")
+    if args.waves:
+        parts.append(f"--waves {args.waves}")
     if args.fmt != "jpg":
         parts.append(f"--format {args.fmt}")
     if args.prefix != "frame":
@@ -211,6 +253,9 @@ def render_one(job: tuple) -> dict:
             no_board=options["no_board"],
             size=options["size"],
             max_tilt=options["max_tilt"],
+            lens=options["lens"],
+            fold=options["fold"],
+            waves=options["waves"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -236,6 +281,9 @@ def render_one(job: tuple) -> dict:
         "hands": len(spec.hands),
         "size": spec.size,
         "orientation": truth.orientation,
+        "lens": bool(spec.lens_k1 or spec.lens_k2),
+        "fold": bool(spec.fold_deg or spec.fold_bump),
+        "waves": bool(spec.waves),
     }
 
 
@@ -248,6 +296,9 @@ def _results(args: argparse.Namespace):
         "no_board": args.no_board,
         "size": args.size,
         "max_tilt": args.max_tilt,
+        "lens": args.lens,
+        "fold": args.fold,
+        "waves": args.waves,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -274,7 +325,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion render: cannot create {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_IO
     started = time.perf_counter()
-    stats = {"frames": 0, "board": 0, "no_board": 0, "with_hands": 0, "text": 0, "cards": 0}
+    stats = {"frames": 0, "board": 0, "no_board": 0, "with_hands": 0}
+    stats.update({art: 0 for art in ARTS})
+    stats.update(with_lens=0, folded=0, wavy=0)
     for result in _results(args):
         if "error" in result:
             print(f"companion render: {result['error']}", file=sys.stderr)
@@ -282,6 +335,9 @@ def run(args: argparse.Namespace) -> int:
         stats["frames"] += 1
         stats["board" if result["board"] else "no_board"] += 1
         stats["with_hands"] += bool(result["hands"])
+        stats["with_lens"] += result["lens"]
+        stats["folded"] += result["fold"]
+        stats["wavy"] += result["waves"]
         if result["board"]:
             stats[result["art"]] += 1
         if not args.quiet:
@@ -301,6 +357,9 @@ def run(args: argparse.Namespace) -> int:
         "p_no_board": args.no_board,
         "size": list(args.size) if args.size else None,
         "max_tilt": args.max_tilt,
+        "p_lens": args.lens,
+        "p_fold": args.fold,
+        "p_waves": args.waves,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),

@@ -3,8 +3,14 @@
 Scene fields (camera, art, table, light, noise level) are drawn from a generator seeded by
 ``camera_seed``; frame fields (chips, hands, per-frame noise seed) from ``rng``. So
 ``random_spec(rng, camera_seed=7)`` called repeatedly gives frames of one fixed camera.
-Overrides: any ``RenderSpec`` field, plus ``hand=True/False`` (at least one hand / none) and
-``art="mixed"`` (either art).
+Overrides: any ``RenderSpec`` field, plus ``hand=True/False`` (at least one hand / none),
+``art="mixed"`` (the ``text`` or ``cards`` art; the held-out ``mat`` art only when asked for),
+``lens=P`` (the share of cameras with lens distortion: ``True`` = 1, default ``False`` = 0, so
+that older seeds keep their frames; ``companion render`` uses ``LENS_SHARE``),
+``fold=True`` (a folding board whose halves do not lie flat, often a bump on the crease) and
+``waves=True`` (a wrinkled soft mat); folds and waves are off unless asked for. The lens, fold
+and wave draws come from their own stream of ``camera_seed``, so every other field of a seed is
+what it was before they existed.
 """
 
 from __future__ import annotations
@@ -83,12 +89,52 @@ def _size(s: np.random.Generator) -> tuple[int, int]:
     return SIZES[int(s.integers(0, len(SIZES)))]
 
 
+LENS_SHARE = 0.6  # most cheap webcams and many phones show some radial distortion
+
+
+def random_lens(s: np.random.Generator) -> tuple[float, float]:
+    """``(k1, k2)``: mostly barrel (to -0.15 at the half-diagonal), sometimes pincushion."""
+    k1 = -s.uniform(0.02, 0.15) if s.random() < 0.8 else s.uniform(0.02, 0.08)
+    return float(k1), float(k1 * s.uniform(-0.3, 0.3))
+
+
+def random_fold(s: np.random.Generator) -> tuple[float, float]:
+    """``(fold_deg, fold_bump)``: the halves 2-10 degrees apart (mostly edges up), and half the
+    time a bump along the crease."""
+    fold = s.uniform(2, 10) * (1 if s.random() < 0.75 else -1)
+    bump = s.uniform(0.05, 0.25) if s.random() < 0.5 else 0.0
+    return float(fold), float(bump)
+
+
+def _realism(camera_seed: int, lens: float, fold: bool, waves: bool) -> dict:
+    """Lens, fold and wave fields, from their own stream so that older fields stay the same."""
+    s = np.random.default_rng([camera_seed, 23])
+    lens_on = s.random() < float(lens)
+    k1, k2 = random_lens(s)
+    fold_deg, fold_bump = random_fold(s)
+    wave = float(s.uniform(0.05, 0.3))
+    out = {}
+    if lens_on:
+        out.update(lens_k1=k1, lens_k2=k2)
+    if fold:
+        out.update(fold_deg=fold_deg, fold_bump=fold_bump)
+    if waves:
+        out.update(waves=wave)
+    return out
+
+
 def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> RenderSpec:
     if not isinstance(rng, np.random.Generator):
         if rng is not None and (not isinstance(rng, int) or rng < 0):
             raise SpecError(f"random_spec needs a numpy Generator or a seed >= 0, not {rng!r}")
         rng = np.random.default_rng(rng)
     hand = overrides.pop("hand", None)
+    lens, fold = overrides.pop("lens", False), overrides.pop("fold", False)
+    if not 0 <= float(lens) <= 1:
+        raise SpecError(f"lens is a share of cameras within 0..1, not {lens!r}")
+    waves = overrides.pop("waves", False)
+    if not isinstance(waves, bool):  # a numeric ``waves`` is the RenderSpec field itself
+        overrides["waves"], waves = waves, False
     camera_seed = overrides.get("camera_seed")
     if camera_seed is None:
         camera_seed = int(rng.integers(0, 2**31))
@@ -139,6 +185,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         focus_falloff=float(s.uniform(0.4, 1.0)) if s.random() < 0.25 else 0.0,
         jpeg=quality,
         camera_seed=camera_seed,
+        **_realism(camera_seed, lens, fold, waves),
     )
     n_hands = 0
     if hand is True:

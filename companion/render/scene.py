@@ -18,8 +18,11 @@ from companion.render.art import BoardArt, build_art, texture_size
 from companion.render.camera import board_homography, project, raised_shift
 from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
 from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare_cover
+from companion.render.geometry import BoardGeometry
 from companion.render.hands import draw_hands
+from companion.render.lens import Lens
 from companion.render.overlay import Overlay, loose_cards
+from companion.render.relief import Relief, SurfaceWarp, View, surface_warp
 from companion.render.spec import RenderSpec
 from companion.render.table import add_clutter, add_table_edge, background
 from companion.render.truth import Truth
@@ -54,6 +57,10 @@ class Scene:
     glare_cover: np.ndarray | None = None  # 10x10 share of each cell washed out by glare
     outside: np.ndarray | None = None  # 10x10 share of each cell outside the frame
     defocus: np.ndarray | None = None  # HxW 0..1 depth-of-field blur weight
+    lens: Lens | None = None  # radial distortion applied to the whole lit frame
+    geometry: BoardGeometry | None = None  # board points -> frame points (relief, lens)
+    surface: SurfaceWarp | None = None  # a board that is not flat: per-pixel texture map
+    patch_maps: tuple | None = None  # remap maps of the grid patch through ``surface``
 
 
 _CACHE: OrderedDict[tuple, Scene] = OrderedDict()
@@ -114,7 +121,7 @@ def orientation_of(corners: np.ndarray) -> int:
     return int(round(math.degrees(math.atan2(dy, dx)) / 90.0)) % 4 * 90
 
 
-def _lay_board(img, texture, mask, tex_to_image, cell_img: float) -> None:
+def _lay_board(img, texture, mask, tex_to_image, cell_img: float, surface=None) -> None:
     """Composite the warped board art and its soft contact shadow onto the table, in place,
     working only in the board's bounding box (plus the shadow's reach)."""
     h, w = img.shape[:2]
@@ -122,10 +129,16 @@ def _lay_board(img, texture, mask, tex_to_image, cell_img: float) -> None:
     reach = int(3 * max(1.0, cell_img * 0.25)) + 2
     x0, y0 = max(0, x - reach), max(0, y - reach)
     x1, y1 = min(w, x + bw + reach), min(h, y + bh + reach)
-    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    board = cv2.warpPerspective(
-        texture, shift @ tex_to_image, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR
-    )
+    if surface is None:
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        board = cv2.warpPerspective(
+            texture, shift @ tex_to_image, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR
+        )
+    else:
+        full = np.zeros_like(img)
+        sx0, sy0, sx1, sy1 = surface.box
+        full[sy0:sy1, sx0:sx1] = surface.warp(texture, surface.maps())
+        board = full[y0:y1, x0:x1]
     m = mask[y0:y1, x0:x1]
     shadow = lighting.soft_mask(m, max(1.0, cell_img * 0.25))
     region = img[y0:y1, x0:x1]
@@ -145,15 +158,22 @@ def build_scene(spec: RenderSpec) -> Scene:
             add_table_edge(img, None, np.random.default_rng([spec.camera_seed, 11]))
         gains = _gains(spec, lighting.person_shadow(spec.size, spec.shadow, rng))
         glare = lighting.glare_map(spec.size, spec.glare_spots, spec.glare, (0, 0, w, h), rng)
-        return Scene(spec, spec.size, img, gains, glare)
+        return Scene(spec, spec.size, img, gains, glare, lens=_lens(spec))
     art = build_art(spec.art, spec.palette, spec.cell_aspect, _pick_cell_px(spec))
     th, tw = art.image.shape[:2]
     tex_to_image = _homography(spec, (tw, th))
     grid_to_image = tex_to_image @ art.grid_to_texture()
+    light_tex = int(round((spec.light_angle_deg - _roll(spec)) / 15) * 15) % 360
+    geometry, surface = _board_geometry(spec, art, tex_to_image, light_tex)
     # the board lies on the table: soft contact shadow, then the warped art
-    mask = cv2.warpPerspective(
-        np.full((th, tw), 255, np.uint8), tex_to_image, spec.size, flags=cv2.INTER_LINEAR
-    )
+    if surface is None:
+        mask = cv2.warpPerspective(
+            np.full((th, tw), 255, np.uint8), tex_to_image, spec.size, flags=cv2.INTER_LINEAR
+        )
+    else:
+        mask = np.zeros((h, w), np.uint8)
+        sx0, sy0, sx1, sy1 = surface.box
+        mask[sy0:sy1, sx0:sx1] = surface.warp(np.full((th, tw), 255, np.uint8), surface.maps())
     cell_img = float(
         np.linalg.norm(
             project(grid_to_image, [[5, 5], [5, 6]])[1] - project(grid_to_image, [[5, 5]])[0]
@@ -162,7 +182,7 @@ def build_scene(spec: RenderSpec) -> Scene:
     add_clutter(img, mask, spec.clutter, cell_img, rng)
     if spec.table_edge:
         add_table_edge(img, mask, np.random.default_rng([spec.camera_seed, 11]))
-    _lay_board(img, art.image, mask, tex_to_image, cell_img)
+    _lay_board(img, art.image, mask, tex_to_image, cell_img, surface)
     # the grid crop re-warped per frame with chips on it
     gx0, gy0 = art.origin
     x0, y0 = max(0, int(gx0) - 2), max(0, int(gy0) - 2)
@@ -173,12 +193,14 @@ def build_scene(spec: RenderSpec) -> Scene:
     # warp the clean grid patch exactly as frames warp it with chips, so that a frame differs
     # from the static scene only where chips are
     base = img.copy()
-    _warp_patch(patch, patch_to_image, img)
+    patch_maps = surface.maps((x0, y0)) if surface is not None else None
+    _warp_patch(patch, patch_to_image, img, surface, patch_maps)
     overlay_rng = np.random.default_rng([spec.camera_seed, 7])  # own stream: chips unchanged
     overlay = loose_cards(spec.board_cards, grid_to_image, spec.size, overlay_rng)
     if overlay is not None:
         overlay.apply(img)
-    corners = project(grid_to_image, [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    grid_corners = [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]
+    corners = geometry.grid_to_frame(grid_corners)
     # chips: where players put them (off-centre), a little size spread, the set's colours
     offsets = rng.uniform(-spec.chip_jitter, spec.chip_jitter, (SIZE, SIZE, 2))
     sizes = rng.uniform(0.95, 1.05, (SIZE, SIZE))
@@ -186,8 +208,11 @@ def build_scene(spec: RenderSpec) -> Scene:
         k: tuple(int(np.clip(v * rng.uniform(0.9, 1.1), 0, 255)) for v in nominal)
         for k, nominal in CHIP_COLORS.items()
     }
-    light_tex = int(round((spec.light_angle_deg - _roll(spec)) / 15) * 15) % 360
     shading = board_shading(spec, art, tex_to_image, rng)
+    if surface is not None:  # facets of a fold and wrinkles catch the light differently
+        sx0, sy0, sx1, sy1 = surface.box
+        on_board = mask[sy0:sy1, sx0:sx1].astype(np.float32) / 255
+        shading[sy0:sy1, sx0:sx1] *= 1 + (surface.shade - 1) * on_board
     person = lighting.person_shadow(spec.size, spec.shadow, rng)
     if person is not None:
         shading *= person
@@ -215,15 +240,43 @@ def build_scene(spec: RenderSpec) -> Scene:
         base=base,
         chip_lifts=_chip_lifts(spec, art),
         overlay=overlay,
-        glare_cover=glare_cover(glare, grid_to_image),
-        outside=covered_fraction(np.zeros((h, w), np.uint8), grid_to_image),
-        defocus=_defocus(spec, grid_to_image, corners),
+        glare_cover=glare_cover(glare, geometry),
+        outside=covered_fraction(np.zeros((h, w), np.uint8), geometry),
+        defocus=_defocus(spec, grid_to_image, project(grid_to_image, grid_corners), geometry.lens),
+        lens=geometry.lens,
+        geometry=geometry,
+        surface=surface,
+        patch_maps=patch_maps,
     )
 
 
-def _defocus(spec: RenderSpec, grid_to_image, corners) -> np.ndarray | None:
+def _lens(spec: RenderSpec) -> Lens | None:
+    if spec.lens_k1 == 0 and spec.lens_k2 == 0:
+        return None
+    return Lens(spec.lens_k1, spec.lens_k2, spec.size)
+
+
+def _board_geometry(spec: RenderSpec, art: BoardArt, tex_to_image, light_tex: float):
+    """``(BoardGeometry, SurfaceWarp | None)`` of a spec: the relief and the lens, if any."""
+    th, tw = art.image.shape[:2]
+    relief = Relief(
+        (tw, th), art.cell_h, spec.fold_deg, spec.fold_bump, spec.waves, spec.camera_seed
+    )
+    view = View(spec.tilt_deg, spec.tilt_azimuth_deg, spec.camera_distance)
+    surface = None
+    if relief.is_flat:
+        relief = None
+    else:
+        surface = surface_warp(relief, view, tex_to_image, spec.size, light_tex)
+    geometry = BoardGeometry(tex_to_image, art.grid_to_texture(), relief, view, _lens(spec))
+    return geometry, surface
+
+
+def _defocus(spec: RenderSpec, grid_to_image, corners, lens=None) -> np.ndarray | None:
     if spec.focus_falloff <= 0:
         return None
+    if lens is not None:
+        return lens.apply(_defocus(spec, grid_to_image, corners))
     # local scale at each grid corner: image length of one cell edge there
     steps = [(1, 0), (-1, 0), (-1, 0), (1, 0)]
     grid = [(0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE)]
@@ -254,7 +307,7 @@ def _chip_points(scene: Scene, cells) -> dict[str, tuple[float, float]]:
                 names.append(cell_name((r, c)))
     if not pts:
         return {}
-    xy = project(scene.tex_to_image, pts)
+    xy = scene.geometry.texture_to_frame(pts)
     return {
         n: (round(float(x), 2), round(float(y), 2)) for n, (x, y) in zip(names, xy, strict=True)
     }
@@ -278,7 +331,12 @@ def _chip_lifts(spec: RenderSpec, art: BoardArt) -> np.ndarray:
     return np.round(shifts).astype(np.int32).reshape(SIZE, SIZE, 2)
 
 
-def _warp_patch(patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray) -> None:
+def _warp_patch(
+    patch: np.ndarray, patch_to_image: np.ndarray, frame: np.ndarray, surface=None, maps=None
+) -> None:
+    if surface is not None:
+        surface.warp_into(patch, maps, frame)
+        return
     h, w = frame.shape[:2]
     cv2.warpPerspective(
         patch,
@@ -363,7 +421,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         patch = _place_chips(scene, spec.cells)
         if patch is not None:
             frame = scene.base.copy()
-            _warp_patch(patch, scene.patch_to_image, frame)
+            _warp_patch(patch, scene.patch_to_image, frame, scene.surface, scene.patch_maps)
             if scene.overlay is not None:
                 scene.overlay.apply(frame)
     grid_to_image = scene.grid_to_image
@@ -375,6 +433,8 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
     if spec.hands:
         coverage = draw_hands(frame, spec.hands, grid_to_image, spec.light_angle_deg)
     frame = lighting.apply_light(frame, scene.gains, scene.glare, spec.exposure)
+    if scene.lens is not None:
+        frame = scene.lens.apply(frame)
     frame = lighting.apply_camera(
         frame, blur=spec.blur, noise=spec.noise, jpeg=None, seed=spec.seed, defocus=scene.defocus
     )
@@ -385,7 +445,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         coverage = mask if coverage is None else cv2.max(coverage, mask)
     covered = scene.outside.copy()
     if coverage is not None:
-        covered = np.maximum(covered, covered_fraction(coverage, scene.grid_to_image))
+        covered = np.maximum(covered, covered_fraction(coverage, scene.geometry))
     if scene.glare_cover is not None:
         covered = np.maximum(covered, scene.glare_cover)
     truth = Truth(
@@ -396,11 +456,19 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         corners=scene.corners.copy(),
         occluded=covered >= OCCLUDED_FRACTION,
         covered=np.round(covered, 2),
+        lattice=None if scene.geometry.is_plain else _lattice(scene.geometry),
         size=spec.size,
         art=spec.art,
         spec=spec.to_json(),
     )
     return frame, truth
+
+
+def _lattice(geometry: BoardGeometry) -> np.ndarray:
+    """21x21x2 frame points of the grid at half-cell steps (grid lines and cell centres)."""
+    ys, xs = np.mgrid[0 : 2 * SIZE + 1, 0 : 2 * SIZE + 1] / 2
+    pts = np.stack([xs.ravel(), ys.ravel()], 1)
+    return geometry.grid_to_frame(pts).reshape(2 * SIZE + 1, 2 * SIZE + 1, 2)
 
 
 def render_frame(spec: RenderSpec) -> tuple[np.ndarray, Truth]:

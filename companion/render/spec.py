@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from companion.cells import CORNERS, SIZE
+from companion.render.lens import MAX_K1, MAX_K2, is_monotonic
 
 ARTS = ("text", "cards")
 TABLES = ("wood", "cloth", "felt", "laminate", "dark_wood")
@@ -111,10 +112,15 @@ class RenderSpec:
     glare_spots: int = 0
     shadow: float = 0.0  # 0..1 depth of a large soft shadow from someone at the table
     wrinkles: float = 0.0  # 0..1 unevenness of the board surface (vinyl mat, paper)
+    fold_deg: float = 0.0  # angle of the halves at the crease: > 0 edges up, < 0 crease up
+    fold_bump: float = 0.0  # height of a ridge along the crease, in cell heights (0..0.5)
+    waves: float = 0.0  # wrinkles of a soft mat: crest height in cell heights (0..0.5)
     noise: float = 0.0  # sigma in grey levels
     blur: float = 0.0  # Gaussian sigma in pixels
     focus_falloff: float = 0.0  # 0..1 depth of field: near and far board edges blur (with tilt)
     jpeg: int | None = None  # JPEG quality of the round trip, None for none
+    lens_k1: float = 0.0  # radial distortion at the half-diagonal: < 0 barrel, > 0 pincushion
+    lens_k2: float = 0.0  # its fourth-order term
     camera_seed: int = 0  # static scene details: table grain, clutter, chip jitter, glare
 
     def __post_init__(self) -> None:
@@ -188,6 +194,17 @@ def validate(spec: RenderSpec) -> None:
     _check(0 <= spec.shadow <= 1 and 0 <= spec.wrinkles <= 1, "shadow and wrinkles: 0..1")
     _check(0 <= spec.glare <= 2, "glare strength must be within 0..2")
     _check(0 <= spec.focus_falloff <= 1, "focus_falloff must be within 0..1")
+    _check(abs(spec.fold_deg) <= 20, "fold_deg must be within -20..20 degrees")
+    _check(0 <= spec.fold_bump <= 0.5, "fold_bump must be within 0..0.5 cell heights")
+    _check(0 <= spec.waves <= 0.5, "waves must be within 0..0.5 cell heights")
+    _check(
+        abs(spec.lens_k1) <= MAX_K1 and abs(spec.lens_k2) <= MAX_K2,
+        f"lens_k1 must be within +-{MAX_K1} and lens_k2 within +-{MAX_K2}",
+    )
+    _check(
+        is_monotonic(spec.lens_k1, spec.lens_k2),
+        "lens_k1 and lens_k2 fold the image over itself; use a weaker distortion",
+    )
     _check(1500 <= spec.color_temp <= 12000, "color_temp must be within 1500..12000 K")
     _check(
         spec.color_temp_far == 0 or 1500 <= spec.color_temp_far <= 12000,

@@ -8,7 +8,9 @@ Sidecar format (version 1)::
      "occluded": ["..........", "...##.....", ...],    # '#' = cell hidden (see below)
      "covered": [[0.0, 0.12, ...], ...10 rows],        # share of each cell hidden, 0..1
      "chips": {"C1": [305.2, 96.8], ...},              # each chip's top-face centre (pixels)
-     "size": [640, 480], "art": "cards", "spec": {...}} # spec: to render the frame again
+     "size": [640, 480], "art": "cards", "spec": {...}, # spec: to render the frame again
+     "lattice": [[[x, y], ...21], ...21]}              # only for a bent board or a lens
+
 
 With ``board_found`` false, ``orientation``, ``cells``, ``corners``, ``occluded`` and
 ``covered`` are null. A cell is *hidden* where a hand or arm, a held chip, a loose card lying on
@@ -16,7 +18,10 @@ the board, or a glare spot adding more than 140 grey levels lies over it; it is 
 when at least 8 % of it is hidden (``cells`` still gives the chip underneath).
 The corners are the outer corners of the 10x10 playing grid (not of the board's margin): the
 grid is uniform in the board plane, so cell (row, col) is the quad between grid lines
-``col..col+1`` and ``row..row+1`` mapped through ``Truth.homography()``.
+``col..col+1`` and ``row..row+1`` mapped through ``Truth.homography()``. When the board is not
+flat (a fold, wrinkles) or the lens distorts, no homography is exact: ``lattice`` then gives the
+image points of grid point ``(x, y) = (j / 2, i / 2)`` at ``lattice[i][j]`` (grid lines and cell
+centres), ``cell_centers()`` reads them, and ``homography()`` is the corners' approximation.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ class Truth:
     size: tuple[int, int] = (0, 0)
     art: str | None = None
     spec: dict | None = field(default=None, repr=False)
+    lattice: np.ndarray | None = field(default=None, repr=False)  # 21x21x2, see module doc
 
     def homography(self) -> np.ndarray:
         """3x3 map from grid units (x = column 0..10, y = row 0..10) to image pixels."""
@@ -60,6 +66,8 @@ class Truth:
 
     def cell_centers(self) -> np.ndarray:
         """10x10x2 image points of the cell centres (canonical row, col)."""
+        if self.lattice is not None:
+            return np.asarray(self.lattice[1::2, 1::2], dtype=np.float64)
         ys, xs = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32) + 0.5
         pts = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography()).reshape(SIZE, SIZE, 2)
@@ -94,6 +102,11 @@ class Truth:
             "size": list(self.size),
             "art": self.art,
             "spec": self.spec,
+            **(
+                {"lattice": np.round(np.asarray(self.lattice), 2).tolist()}
+                if found and self.lattice is not None
+                else {}
+            ),
         }
 
     @classmethod
@@ -122,6 +135,11 @@ class Truth:
                 size=tuple(data.get("size", (0, 0))),
                 art=data.get("art"),
                 spec=data.get("spec"),
+                lattice=(
+                    np.array(data["lattice"], dtype=np.float64)
+                    if data.get("lattice") is not None
+                    else None
+                ),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TruthError(f"malformed truth: {exc}") from exc
@@ -134,6 +152,8 @@ class Truth:
                 truth.occluded = np.zeros((SIZE, SIZE), dtype=bool)
             if truth.occluded.shape != (SIZE, SIZE):
                 raise TruthError("occluded must be 10 strings of 10 '.'/'#'")
+            if truth.lattice is not None and truth.lattice.shape != (2 * SIZE + 1, 2 * SIZE + 1, 2):
+                raise TruthError("lattice must be 21 rows of 21 points [x, y]")
         return truth
 
 
@@ -145,15 +165,28 @@ def annotate(image: np.ndarray, truth: Truth) -> np.ndarray:
         cv2.putText(out, "no board", (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 255), 2)
         return out
     h = truth.homography()
+    lattice = truth.lattice
 
     def pt(x: float, y: float) -> tuple[int, int]:
-        p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), h)[0, 0]
+        """Image point of grid point (x, y), given in half cells when there is a lattice."""
+        if lattice is not None:
+            p = lattice[round(2 * y), round(2 * x)]
+        else:
+            p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), h)[0, 0]
         return int(round(p[0])), int(round(p[1]))
+
+    def line(a, b, color) -> None:  # through the lattice's half-cell points when it has one
+        steps = 2 * SIZE if lattice is not None else 1
+        pts = [
+            pt(a[0] + k * (b[0] - a[0]) / steps, a[1] + k * (b[1] - a[1]) / steps)
+            for k in range(steps + 1)
+        ]
+        cv2.polylines(out, [np.array(pts, np.int32)], False, color, 1, cv2.LINE_AA)
 
     for i in range(SIZE + 1):
         color = (0, 230, 255) if i == 0 else (255, 200, 0)
-        cv2.line(out, pt(0, i), pt(SIZE, i), color, 1, cv2.LINE_AA)
-        cv2.line(out, pt(i, 0), pt(i, SIZE), (255, 200, 0), 1, cv2.LINE_AA)
+        line((0, i), (SIZE, i), color)
+        line((i, 0), (i, SIZE), (255, 200, 0))
     cv2.circle(out, pt(0, 0), 8, (0, 230, 255), 2, cv2.LINE_AA)
     if truth.occluded is not None:
         for r, c in zip(*np.nonzero(truth.occluded), strict=True):
