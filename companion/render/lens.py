@@ -36,6 +36,27 @@ def is_monotonic(k1: float, k2: float) -> bool:
     return bool(np.all(1 + 3 * k1 * rho**2 + 5 * k2 * rho**4 > 0.2))
 
 
+def coarse_grid(origin: tuple[int, int], size: tuple[int, int], step: int):
+    """``(points, upsample)``: pixel points every ``step`` pixels covering the ``size`` box at
+    ``origin`` (one step beyond each side), and a function that turns one value (or vector) per
+    point into a dense float32 map over the box by bilinear interpolation."""
+    w, h = size
+    gw, gh = -(-w // step) + 2, -(-h // step) + 2
+    # ``cv2.resize`` puts coarse sample i at fine pixel (i + 0.5) * step - 0.5
+    xs = origin[0] + (np.arange(gw) + 0.5) * step - 0.5 - step
+    ys = origin[1] + (np.arange(gh) + 0.5) * step - 0.5 - step
+    gx, gy = np.meshgrid(xs, ys)
+    points = np.stack([gx.ravel(), gy.ravel()], 1)
+
+    def upsample(values: np.ndarray) -> np.ndarray:
+        grid = np.asarray(values, np.float32).reshape(gh, gw, -1)
+        fine = cv2.resize(grid, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
+        fine = fine.reshape(gh * step, gw * step, -1)[step : step + h, step : step + w]
+        return np.ascontiguousarray(fine if fine.shape[2] > 1 else fine[..., 0])
+
+    return points, upsample
+
+
 @dataclass(frozen=True)
 class Lens:
     k1: float
@@ -82,18 +103,8 @@ class Lens:
     @cached_property
     def maps(self) -> tuple[np.ndarray, np.ndarray]:
         """Fixed-point ``cv2.remap`` maps: for each output pixel, its pinhole image position."""
-        w, h = self.size
-        gw, gh = w // MAP_STEP + 2, h // MAP_STEP + 2
-        ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float64) * MAP_STEP
-        src = self.undistort(np.stack([xs.ravel(), ys.ravel()], 1)).reshape(gh, gw, 2)
-        # coarse grid point (i, j) sits at pixel (j, i) * MAP_STEP: upsample with that alignment
-        fine = cv2.warpAffine(
-            src.astype(np.float32),
-            np.float32([[1 / MAP_STEP, 0, 0], [0, 1 / MAP_STEP, 0]]),
-            (w, h),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        points, upsample = coarse_grid((0, 0), self.size, MAP_STEP)
+        fine = upsample(self.undistort(points))
         return cv2.convertMaps(fine, None, cv2.CV_16SC2)
 
     def apply(self, image: np.ndarray, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:

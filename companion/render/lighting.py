@@ -70,7 +70,10 @@ def gain_map(
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     if shading is not None:
         light *= shading[..., None]
-    return np.clip(light * GAIN_ONE, 0, 255).astype(np.uint8)
+    light *= GAIN_ONE  # in place: a 4K map is large (same values as np.clip, light >= 0)
+    np.maximum(light, 0, out=light)
+    np.minimum(light, 255, out=light)
+    return light.astype(np.uint8)
 
 
 def person_shadow(size, strength: float, rng) -> np.ndarray | None:

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from companion.render.camera import _rot_x, _rot_z, project
+from companion.render.lens import coarse_grid
 
 WAVES = 7  # sinusoids summed into the wrinkle field
 BUMP_SIGMA = 0.15  # crease bump width (Gaussian sigma) in cell heights
@@ -119,17 +120,6 @@ def seen_on_plane(relief: Relief, view: View, points: np.ndarray) -> np.ndarray:
     return pts + surface_shift(relief.texture_size, pts, relief.height(pts), view)
 
 
-def _upsample(coarse: np.ndarray, size: tuple[int, int], step: int) -> np.ndarray:
-    """A map sampled every ``step`` pixels (grid point (i, j) at pixel (j, i) * step) -> full."""
-    return cv2.warpAffine(
-        coarse.astype(np.float32),
-        np.float32([[1 / step, 0, 0], [0, 1 / step, 0]]),
-        size,
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-
-
 @dataclass(frozen=True)
 class SurfaceWarp:
     """For the pixels of ``box`` = (x0, y0, x1, y1) in the frame: which texture point each shows
@@ -200,9 +190,8 @@ def surface_warp(
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 <= x0 or y1 <= y0:
         return None
-    gw, gh = (x1 - x0) // MAP_STEP + 2, (y1 - y0) // MAP_STEP + 2
-    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float64) * MAP_STEP
-    pix = np.stack([xs.ravel() + x0, ys.ravel() + y0], 1)
+    size = (x1 - x0, y1 - y0)
+    pix, upsample = coarse_grid((x0, y0), size, MAP_STEP)
     on_plane = project(np.linalg.inv(tex_to_image), pix)
     q = on_plane.copy()
     for _ in range(ITERATIONS):  # q + shift(q, z(q)) = on_plane
@@ -211,7 +200,4 @@ def surface_warp(
     towards_light = relief.slope(q) @ np.array([math.cos(a), math.sin(a)])
     # a facet rising towards the light faces it: brighter (light about 45 degrees up)
     shade = np.clip(1 + 0.9 * towards_light, 0.6, 1.4)
-    size = (x1 - x0, y1 - y0)
-    tex = _upsample(q.reshape(gh, gw, 2), size, MAP_STEP)
-    shade_full = _upsample(shade.reshape(gh, gw), size, MAP_STEP)
-    return SurfaceWarp((int(x0), int(y0), int(x1), int(y1)), tex, shade_full)
+    return SurfaceWarp((int(x0), int(y0), int(x1), int(y1)), upsample(q), upsample(shade))
