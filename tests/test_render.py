@@ -69,7 +69,7 @@ def test_corners_follow_the_orientation(orientation, art):
     assert all(c > 0 for c in cross) or all(c < 0 for c in cross)
 
 
-@pytest.mark.parametrize("art", ["text", "cards"])
+@pytest.mark.parametrize("art", ["text", "cards", "mat"])
 def test_chips_are_where_the_truth_says(art):
     placed = {(2, 3): "B", (5, 5): "G", (7, 1): "R", (0, 4): "B", (9, 8): "G"}
     empty_img, _ = render_frame(clean(art=art, tilt_deg=20))
@@ -449,3 +449,36 @@ def test_bad_lens_and_relief_fields_are_refused():
         clean(waves=2.0)
     with pytest.raises(SpecError, match="lens"):
         random_spec(1, lens=3)
+
+
+# ---------------------------------------------------------------- the held-out mat art
+
+
+def test_the_mat_prints_the_classic_layout_in_red_and_black():
+    from companion.render.art import build_art
+    from companion.render.layout import card_at, is_free, is_red
+
+    for palette in range(4):
+        art = build_art("mat", palette, 1.4, 32)
+        img = art.image.astype(int)
+        red = (img[..., 2] - img[..., :2].max(axis=2)) > 80
+        for r in range(10):
+            for c in range(10):
+                if is_free(r, c):
+                    continue
+                x0 = round(art.origin[0] + c * art.cell_w)
+                y0 = round(art.origin[1] + r * art.cell_h)
+                share = red[y0 : y0 + round(art.cell_h), x0 : x0 + round(art.cell_w)].mean()
+                assert (share > 0.05) == is_red(card_at(r, c)), (palette, r, c, share)
+        assert art.cell_w / art.cell_h == pytest.approx(1.4)
+        # no title margin: the grid fills the mat but for a narrow border
+        assert art.origin[1] < 0.3 * art.cell_h
+
+
+def test_mixed_keeps_to_the_tuned_arts_and_the_mat_is_asked_for_by_name():
+    arts = {random_spec(seed).art for seed in range(60)}
+    assert arts == {"text", "cards"}
+    spec = random_spec(3, art="mat", size=SMALL)
+    assert spec.art == "mat" and 1.3 <= spec.cell_aspect <= 1.5
+    _, t = render_frame(spec)
+    assert t.board_found and t.art == "mat"

@@ -201,7 +201,8 @@ def test_lens_fold_and_waves_options(tmp_path, capsys):
 
     off = run("off", "--lens", "0")
     assert off["with_lens"] == 0 and off["folded"] == 0 and off["wavy"] == 0
-    on = run("on", "--lens", "1", "--fold", "1", "--waves", "1")
+    on = run("on", "--lens", "1", "--fold", "1", "--waves", "1", "--art", "mat")
+    assert on["mat"] == 4 and on["cards"] == on["text"] == 0
     assert on["with_lens"] == on["folded"] == on["wavy"] == 4
     assert "--lens 1.0 --fold 1.0 --waves 1.0" in on["command"]
     for path in truth.image_files(tmp_path / "on"):

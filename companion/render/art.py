@@ -1,5 +1,6 @@
-"""Two board arts drawn top-down: ``text`` (printable home-made board) and ``cards`` (miniature
-playing cards lying sideways on a folding board, like the Jax board).
+"""Board arts drawn top-down: ``text`` (printable home-made board), ``cards`` (miniature
+playing cards lying sideways on a folding board, like the Jax board) and ``mat`` (a vinyl
+roll-up mat, held out from tuning; see ``art_mat``).
 
 ``build_art(art, palette, cell_aspect, cell_h)`` returns a ``BoardArt``: the texture plus where
 its 10x10 grid lies. A grid unit (one cell) is ``cell_w x cell_h`` texture pixels and grid point
@@ -16,12 +17,14 @@ import cv2
 import numpy as np
 
 from companion.cells import SIZE
+from companion.render.art_mat import MARGIN as MAT_MARGIN
+from companion.render.art_mat import MAT_STYLES, mat_board
 from companion.render.layout import card_at, is_free, is_red, rank_label
 from companion.render.suits import draw_suit
 
 RED_INK = (38, 30, 196)
 BLACK_INK = (30, 28, 26)
-DEFAULT_ASPECT = {"text": 1.0, "cards": 1.5}
+DEFAULT_ASPECT = {"text": 1.0, "cards": 1.5, "mat": 1.4}
 
 # (board colour, card/paper colour, emblem colour) per palette, BGR
 CARDS_BOARDS = [
@@ -47,7 +50,8 @@ class BoardArt:
         return np.array([[self.cell_w, 0, x0], [0, self.cell_h, y0], [0, 0, 1]], dtype=np.float64)
 
 
-MARGINS = {"text": (0.45, 0.45), "cards": (0.55, 1.0)}  # (side, top/bottom) in cell heights
+# (side, top/bottom) in cell heights
+MARGINS = {"text": (0.45, 0.45), "cards": (0.55, 1.0), "mat": (MAT_MARGIN, MAT_MARGIN)}
 
 
 def texture_size(art: str, cell_aspect: float, cell_h: int) -> tuple[int, int]:
@@ -58,7 +62,7 @@ def texture_size(art: str, cell_aspect: float, cell_h: int) -> tuple[int, int]:
 
 
 def palette_count(art: str) -> int:
-    return len(TEXT_STYLES) if art == "text" else len(CARDS_BOARDS)
+    return {"text": len(TEXT_STYLES), "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
 
 
 @lru_cache(maxsize=8)
@@ -69,6 +73,11 @@ def build_art(art: str, palette: int, cell_aspect: float, cell_h: int) -> BoardA
         return _text_board(palette % len(TEXT_STYLES), aspect, cell_h)
     if art == "cards":
         return _cards_board(palette % len(CARDS_BOARDS), aspect, cell_h)
+    if art == "mat":
+        img, origin, cw, ch, chip = mat_board(
+            palette, aspect, cell_h, texture_size("mat", aspect, cell_h)
+        )
+        return BoardArt(img, origin, cw, ch, chip_diameter=chip)
     raise ValueError(f"unknown board art {art!r}")
 
 

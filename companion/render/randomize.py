@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.cells import CORNERS, SIZE
 from companion.render.art import palette_count
-from companion.render.spec import ARTS, TABLES, HandSpec, RenderSpec, SpecError
+from companion.render.spec import ARTS, MIXED_ARTS, TABLES, HandSpec, RenderSpec, SpecError
 
 SIZES = [(640, 480), (640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 720), (1920, 1080)]
 LARGE_SIZES = [(2560, 1440), (3840, 2160), (1080, 1920)]  # 4K and a phone held upright
@@ -141,9 +141,10 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
     s = np.random.default_rng(camera_seed)  # scene randomness
     art = overrides.get("art", "mixed")
     if art == "mixed":
-        art = ARTS[int(s.integers(0, len(ARTS)))]
+        art = MIXED_ARTS[int(s.integers(0, len(MIXED_ARTS)))]
     if art not in ARTS:
         raise SpecError(f"art must be one of {ARTS} or 'mixed', not {art!r}")
+    aspects = {"text": (1.0, 1.3), "cards": (1.4, 1.55), "mat": (1.3, 1.5)}[art]
     tilt = float(s.uniform(0, 40) if s.random() < 0.6 else min(40.0, abs(s.normal(0, 12))))
     quality = int(s.integers(60, 96)) if s.random() < 0.8 else None
     kelvin = float(s.choice([2700, 3200, 4000, 5000, 5500, 6500, 7500]) * s.uniform(0.95, 1.05))
@@ -152,10 +153,7 @@ def random_spec(rng: np.random.Generator | int | None = None, **overrides) -> Re
         art=art,
         palette=int(s.integers(0, palette_count(art))),
         # in steps of 0.05, so that frames of a dataset share cached board textures
-        cell_aspect=round(
-            float(s.uniform(1.0, 1.3) if art == "text" else s.uniform(1.4, 1.55)) * 20
-        )
-        / 20,
+        cell_aspect=round(float(s.uniform(*aspects)) * 20) / 20,
         size=_size(s),
         orientation=int(s.choice([0, 90, 180, 270])),
         rotation_jitter=float(np.clip(s.normal(0, 7), -20, 20)),

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from companion.cells import CORNERS, SIZE
 from companion.render.lens import MAX_K1, MAX_K2, is_monotonic
 
-ARTS = ("text", "cards")
+ARTS = ("text", "cards", "mat")
+MIXED_ARTS = ("text", "cards")  # what "mixed" draws from: the mat is held out from tuning
 TABLES = ("wood", "cloth", "felt", "laminate", "dark_wood")
 ORIENTATIONS = (0, 90, 180, 270)
 EMPTY_BOARD = tuple(
