@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -359,13 +360,20 @@ def test_barrel_lens_bows_the_grid_and_the_truth_follows_the_pixels():
     img, t = render_frame(spec)
     flat_img, flat = render_frame(replace(spec, lens_k1=0.0))
     assert t.lattice is not None and flat.lattice is None
-    # row 1's middle sits off the straight line between its end corners (the edge bows outward)
-    a1, j1 = t.lattice[0, 0], t.lattice[0, 20]
-    mid = t.lattice[0, 10]
-    chord = j1 - a1
-    bow = abs(chord[0] * (mid - a1)[1] - chord[1] * (mid - a1)[0]) / np.linalg.norm(chord)
-    assert bow > 2.5
-    assert np.abs(t.corners - flat.corners).max() > 5
+
+    def bow(a, mid, b):  # distance of ``mid`` from the straight line a-b
+        chord, off = b - a, mid - a
+        return abs(chord[0] * off[1] - chord[1] * off[0]) / np.linalg.norm(chord)
+
+    # row 1's middle sits off the straight line between its end corners (the edge bows out)
+    assert bow(t.lattice[0, 0], t.lattice[0, 10], t.lattice[0, 20]) > 1.5
+    fc = flat.cell_centers()
+    assert bow(fc[0, 0], fc[0, 5], fc[0, 9]) < 0.05
+    ys, xs = np.mgrid[0:21, 0:21] / 2
+    by_corners = cv2.perspectiveTransform(
+        np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64), t.homography()
+    ).reshape(21, 21, 2)
+    assert np.linalg.norm(by_corners - t.lattice, axis=2).max() > 2  # no homography fits
     for name, (x, y) in t.chips.items():
         b, g, red = img[round(y), round(x)].astype(int)
         sym = next(s for (r, c), s in placed.items() if "ABCDEFGHIJ"[c] + str(r + 1) == name)
@@ -406,15 +414,22 @@ def test_a_fold_lifting_the_edges_shades_the_halves_differently():
     assert abs(ratio[0] - ratio[1]) > 0.05  # one half faces the light, the other turns away
 
 
-def test_a_barrel_lens_hides_the_cells_it_bows_out_of_the_frame():
-    spec = clean(art="text", board_offset=(1.05, 0.0), board_fraction=0.9, lens_k1=-0.15)
+def test_a_barrel_lens_keeps_the_board_in_view_and_hides_what_bows_out():
+    spec = clean(art="text", board_offset=(1.0, 0.0), board_fraction=0.9, lens_k1=-0.15)
     _, flat = render_frame(replace(spec, lens_k1=0.0))
     _, t = render_frame(spec)
     w, _ = SMALL
-    assert not flat.occluded.any() and t.corners[:, 0].max() < w  # the corners stay in view
-    right_edge_mid = t.lattice[1::2, -1, 0]  # the right grid line bows out past the frame edge
+    # placed for the frame the lens shows: the same share of the frame, still all in view
+    assert not t.occluded.any() and t.lattice[..., 0].max() < w
+    assert abs(np.ptp(t.lattice[..., 1]) - np.ptp(flat.corners[:, 1])) < 0.1 * np.ptp(
+        flat.corners[:, 1]
+    )
+    # pushed further, the right grid line bows out past the frame edge in the middle rows only
+    _, t = render_frame(replace(spec, board_offset=(1.2, 0.0)))
+    right_edge_mid = t.lattice[1::2, -1, 0]
     assert (t.occluded[:, -1] == (right_edge_mid > w + 1)).all()
-    assert t.occluded[:, -1].sum() >= 4 and not t.occluded[:, :-1].any()
+    assert t.occluded[:, -1].sum() >= 4 and not t.occluded[:, -1][[0, -1]].any()
+    assert not t.occluded[:, :-1].any()
 
 
 def test_bent_truth_survives_the_sidecar(tmp_path):

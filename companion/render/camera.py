@@ -92,3 +92,48 @@ def raised_shift(
     m[:, :, 0], m[:, :, 1], m[:, :, 2] = rot[:, 0], rot[:, 1], -top
     uvs = np.linalg.solve(m, np.broadcast_to(-cam, (len(pts), 3))[..., None])[..., 0]
     return uvs[:, :2] * unit + [tw / 2, th / 2] - pts
+
+
+def place_through_lens(
+    h: np.ndarray,
+    texture_size: tuple[int, int],
+    frame_size: tuple[int, int],
+    *,
+    board_fraction: float,
+    board_offset: tuple[float, float],
+    distort,
+    undistort,
+    iterations: int = 4,
+) -> np.ndarray:
+    """Re-place a board homography so that the board's outline *as the lens shows it* spans
+    ``board_fraction`` of the frame and sits at ``board_offset`` (what ``board_homography`` does
+    for a distortion-free camera). ``distort`` / ``undistort`` map Nx2 points through the lens."""
+    tw, th = texture_size
+    t = np.linspace(0, 1, 41)
+    zero, one = np.zeros_like(t), np.ones_like(t)
+    outline = np.concatenate(
+        [
+            np.stack([t * tw, zero], 1),
+            np.stack([one * tw, t * th], 1),
+            np.stack([t * tw, one * th], 1),
+            np.stack([zero, t * th], 1),
+        ]
+    )
+    frame = np.asarray(frame_size, dtype=np.float64)
+    offset = np.clip(np.asarray(board_offset, dtype=np.float64), -2, 2)
+    for _ in range(iterations):
+        seen = distort(project(h, outline))
+        lo, hi = seen.min(0), seen.max(0)
+        size = hi - lo
+        scale = board_fraction / max(size / frame)
+        want_lo = (frame - size * scale) * (0.5 + 0.5 * offset)
+        here, there = undistort(np.array([(lo + hi) / 2, want_lo + size * scale / 2]))
+        fit = np.array(
+            [
+                [scale, 0, there[0] - scale * here[0]],
+                [0, scale, there[1] - scale * here[1]],
+                [0, 0, 1],
+            ]
+        )
+        h = fit @ h
+    return h / h[2, 2]

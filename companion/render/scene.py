@@ -15,7 +15,7 @@ import numpy as np
 from companion.cells import SIZE, cell_name
 from companion.render import lighting
 from companion.render.art import BoardArt, build_art, texture_size
-from companion.render.camera import board_homography, project, raised_shift
+from companion.render.camera import board_homography, place_through_lens, project, raised_shift
 from companion.render.chips import CHIP_COLORS, THICKNESS, chip_sprite, paste_chip
 from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare_cover
 from companion.render.geometry import BoardGeometry
@@ -103,7 +103,7 @@ def _pick_cell_px(spec: RenderSpec) -> int:
 
 
 def _homography(spec: RenderSpec, texture: tuple[int, int]) -> np.ndarray:
-    return board_homography(
+    h = board_homography(
         texture,
         spec.size,
         roll_deg=_roll(spec),
@@ -112,6 +112,19 @@ def _homography(spec: RenderSpec, texture: tuple[int, int]) -> np.ndarray:
         camera_distance=spec.camera_distance,
         board_fraction=spec.board_fraction,
         board_offset=spec.board_offset,
+    )
+    lens = _lens(spec)
+    if lens is None:
+        return h
+    # the board's size and place hold for the frame the lens shows, as a user aims a camera
+    return place_through_lens(
+        h,
+        texture,
+        spec.size,
+        board_fraction=spec.board_fraction,
+        board_offset=spec.board_offset,
+        distort=lens.distort,
+        undistort=lens.undistort,
     )
 
 
