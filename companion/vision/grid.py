@@ -129,6 +129,69 @@ def _best_pair(prof, pooled, pitches, starts) -> AxisFit:
 COARSE_KEEP = 6
 
 
+def axis_options(
+    profile: np.ndarray, min_span: float, max_span: float, count: int = 2
+) -> list[AxisFit]:
+    """Up to ``count`` distinct good fits of 11 equally spaced boundaries, best first.
+
+    A faint grid leaves its profile ambiguous: the same lines read with another start (a
+    board edge or frame line a cell outside the grid looks like one more boundary) or, when
+    the printed rank and suit stand in a column at each cell's centre, at half the pitch. The
+    runners-up are kept so that a reading can decide; fits that put their lines within a
+    third of a cell of a better fit's lines at nearly its pitch count as the same fit.
+    """
+    n = len(profile)
+    prof = profile.astype(np.float64)
+    prof = prof / (prof.mean() + 1e-9)
+    pitch_range = (min_span * (n - 1) / 10, max_span * (n - 1) / 10)
+    pooled = np.convolve(prof, _triangle(max(2, int(round(0.06 * pitch_range[0])))), mode="same")
+    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, 0.5)
+    wide = np.convolve(pooled, _triangle(2), mode="same")
+    scores = _scores(prof, wide, coarse_p, np.arange(0.0, n, 2.0))
+    if scores is None:
+        return []
+    out: list[AxisFit] = []
+    for idx in np.argsort(scores.ravel())[::-1][: 60 * count]:
+        i, j = np.unravel_index(int(idx), scores.shape)
+        if not np.isfinite(scores[i, j]):
+            break
+        p0, s0 = coarse_p[i], 2.0 * j
+        if any(_same_lines(f, s0, p0) for f in out):
+            continue
+        pitches = np.arange(
+            max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1
+        )
+        starts = np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5)
+        fit = _best_pair(
+            prof, pooled, np.repeat(pitches, len(starts)), np.tile(starts, len(pitches))
+        )
+        if np.isfinite(fit.score) and not any(_same_lines(f, fit.start, fit.pitch) for f in out):
+            out.append(fit)
+        if len(out) >= count:
+            break
+    return out
+
+
+def doubled(profile: np.ndarray, fit: AxisFit) -> AxisFit | None:
+    """The grid at twice ``fit``'s pitch through every other one of its lines (the best such
+    grid inside the profile), or None when it does not fit: the alternative to a fit that put
+    a boundary on every cell's printed centre column."""
+    n = len(profile)
+    pitch = 2 * fit.pitch
+    starts = fit.start + fit.pitch * np.arange(-10, 11)
+    starts = starts[(starts >= 0) & (starts + 10 * pitch <= n - 1)]
+    if len(starts) == 0:
+        return None
+    prof = profile.astype(np.float64)
+    prof = prof / (prof.mean() + 1e-9)
+    pooled = np.convolve(prof, _triangle(max(2, int(round(0.06 * pitch)))), mode="same")
+    return _best_pair(prof, pooled, np.full(len(starts), pitch), starts)
+
+
+def _same_lines(fit: AxisFit, start: float, pitch: float) -> bool:
+    return abs(pitch - fit.pitch) < 0.08 * fit.pitch and abs(start - fit.start) < fit.pitch / 3
+
+
 def _scores(prof, pooled, pitches, starts) -> np.ndarray | None:
     """Score of every (pitch, start) pair: P x S, -inf where the grid leaves the profile."""
     n = len(prof)

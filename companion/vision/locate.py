@@ -26,7 +26,9 @@ from companion.vision.geometry import (
 from companion.vision.grid import (
     LINES,
     AxisFit,
+    axis_options,
     column_profile,
+    doubled,
     fit_axis,
     gradient_profiles,
     row_profile,
@@ -45,7 +47,11 @@ MAX_CANDIDATES = 8
 DEEP_SCORE_MIN = 0.45
 DEEP_MAX_CANDIDATES = 16
 DEEP_WORK_SIDE = 1280
-DEEP_REFINE_MIN = 0.8  # ... and its refined grid lines must fit one homography this well
+DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit one homography
+REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
+RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
+DEEP_OPTIONS = 4  # grids tried per candidate on the second look (see grid_options_in_quad)
+DEEP_LIMIT = 6  # located grids handed to the reader on the second look
 LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
@@ -59,6 +65,7 @@ class GridFit:
     quad: np.ndarray  # TL, TR, BR, BL on screen, image pixels of the full frame
     score: float
     source: str
+    lines: float = 1.0  # share of the grid lines one homography explains (refine_grid)
 
 
 def downscale(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -237,6 +244,43 @@ def fit_grid_in_quad(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, fl
     return order_quad(grid), score
 
 
+def grid_options_in_quad(
+    grey: np.ndarray, quad: np.ndarray, count: int = DEEP_OPTIONS
+) -> list[tuple[np.ndarray, float]]:
+    """Several 10x10 grids a faint candidate may hold, best first: (grid quad, score).
+
+    The closer look's answer to an ambiguous profile: the two best distinct fits per axis,
+    and for each the grid at twice its pitch through its lines (the printed rank and suit
+    of a text board stand in a column at each cell's centre and can outshine faint grid
+    lines; the doubled grid shares the fit's evidence, so it gets the fit's score). The
+    reading decides between them.
+    """
+    warped, hom = straighten_quad(grey, quad)
+    px, py = gradient_profiles(warped)
+    lo = MIN_GRID_IN_QUAD / (1 + 2 * PAD)
+    per_axis = []
+    for prof in (px, py):
+        fits = axis_options(prof, lo, 0.98)
+        extra = []
+        for f in fits:
+            d = doubled(prof, f)
+            if d is not None and d.score > 0:
+                extra.append(AxisFit(d.start, d.pitch, f.score))
+        per_axis.append(fits + extra)
+    combos = sorted(
+        ((fx, fy) for fx in per_axis[0] for fy in per_axis[1]),
+        key=lambda c: -min(c[0].score, c[1].score),
+    )
+    out = []
+    for fx, fy in combos[:count]:
+        score = min(fx.score, fy.score)
+        if SETTLE:
+            fx, fy = settle_shift(warped, fx, fy)
+        grid = apply_homography(np.linalg.inv(hom), _rect_from_fits(fx, fy))
+        out.append((order_quad(grid), score))
+    return out
+
+
 def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
     return np.array(
         [[fx.start, fy.start], [fx.end, fy.start], [fx.end, fy.end], [fx.start, fy.end]],
@@ -246,6 +290,8 @@ def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
 
 REFINE_SIDE = 320
 REFINE_PAD = 0.08
+REFINE_BLUR = 0.14
+REFINE_ENDS = False
 
 
 def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np.ndarray, float]:
@@ -255,7 +301,13 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
     for near its expected place in the top half and in the bottom half, each row boundary in the
     left and right halves (44 sub-pixel peak positions). Each says "grid line k passes here",
     which is linear in the 8 unknowns of the homography from the straightened image to grid
-    units; the least-squares solution (after dropping outliers) gives the corners.
+    units; the least-squares solution (after dropping outliers) gives the corners. The first
+    round looks within a third of a cell of each expected line; later rounds, starting from a
+    corrected grid, within a sixth, so a board edge, a frame line or a column of printed ranks
+    half a cell away cannot pull a faint line off.
+
+    The score is the share of the 44 observations that are real peaks (above the profile's
+    mean) and that one homography explains to within a twentieth of a cell.
     """
     side, p0 = REFINE_SIDE, REFINE_SIDE * REFINE_PAD
     pitch = side / 10
@@ -263,18 +315,21 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
     full = int(round(side + 2 * p0))
     centres = (half / 2, (half + full) / 2)
     score = 0.0
-    for _ in range(rounds):
+    for round_no in range(rounds):
         warped, hom = straighten_quad(grey, quad, side=side, pad=REFINE_PAD)
         expected = p0 + pitch * np.arange(LINES)
+        if round_no > 0 and not REFINE_ENDS:
+            expected[0] = expected[-1] = -1e9
+        reach = pitch / 3 if round_no == 0 else pitch / 6
         rows = []  # (x, y, k, axis) observations: axis 0 -> u = k, axis 1 -> v = k
         strengths = []
         for band, centre in ((slice(0, half), centres[0]), (slice(half, full), centres[1])):
             px = column_profile(warped[band])
             py = row_profile(warped[:, band])
-            for k, pos, st in peak_positions(px, expected, pitch):
+            for k, pos, st in peak_positions(px, expected, pitch, reach):
                 rows.append((pos, centre, k, 0))
                 strengths.append(st)
-            for k, pos, st in peak_positions(py, expected, pitch):
+            for k, pos, st in peak_positions(py, expected, pitch, reach):
                 rows.append((centre, pos, k, 1))
                 strengths.append(st)
         fit = _fit_grid_homography(np.array(rows, dtype=np.float64))
@@ -282,26 +337,27 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
             score = 0.0
             break
         g, resid = fit
-        # lines that a homography explains to within a twentieth of a cell, weighted by strength
-        score = float(np.sum(np.array(strengths)[resid < 0.05]) / len(strengths))
+        explained = (resid < 0.05) & (np.array(strengths) > 1.0)
+        score = float(explained.sum() / (4 * np.sum(expected >= 0)))
         grid_corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
         corners = apply_homography(np.linalg.inv(g), grid_corners)
         quad = order_quad(apply_homography(np.linalg.inv(hom), corners))
     return quad, score
 
 
-def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float):
-    """For each expected boundary, the sub-pixel peak of the blurred profile within a third of
-    a cell, and its strength (peak over the profile's mean). Yields (k, position, strength)."""
+def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float, reach: float = 0.0):
+    """For each expected boundary, the sub-pixel peak of the blurred profile within ``reach``
+    (default a third of a cell), and its strength (peak over the profile's mean). Yields
+    (k, position, strength)."""
     prof = profile.astype(np.float64) / (profile.mean() + 1e-9)
-    h = max(2, int(round(0.06 * pitch)))
+    h = max(2, int(round(REFINE_BLUR * pitch)))
     tri = np.concatenate([np.arange(1, h + 2), np.arange(h, 0, -1)]).astype(np.float64)
     blur = np.convolve(prof, tri / tri.sum(), mode="same")
-    r = int(round(pitch / 3))
+    r = max(2, int(round(reach or pitch / 3)))
     n = len(blur)
     for k, e in enumerate(expected):
         lo, hi = max(1, int(e) - r), min(n - 2, int(e) + r)
-        if hi <= lo:
+        if hi <= lo or e < 0:
             continue
         i = lo + int(np.argmax(blur[lo : hi + 1]))
         a, b, c = blur[i - 1], blur[i], blur[i + 1]
@@ -354,17 +410,27 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         if s2 > s * 1.2:
             coarse += _coarse_fits(cv2.cvtColor(fine, cv2.COLOR_BGR2GRAY), s2, deep)
     coarse.sort(key=lambda c: -c[0])
+    if deep:
+        limit = max(limit, DEEP_LIMIT)
     out: list[GridFit] = []
+    tried: list[np.ndarray] = []
     for score, quad, src in coarse:
         if len(out) >= limit:
             break
-        grid, fit_score = refine_grid(full, quad, rounds=2 if not out else 1)
-        if deep and fit_score < DEEP_REFINE_MIN:
-            continue  # a faint grid whose lines a homography does not explain: often a cell off
+        cell = np.linalg.norm(quad[1] - quad[0]) / 10
+        if any(np.max(np.linalg.norm(quad - t, axis=1)) < 0.3 * cell for t in tried):
+            continue  # the same grid from another candidate: refined and judged already
+        tried.append(quad)
+        grid, fit_score = refine_grid(full, quad, rounds=2)
+        if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
+            continue  # a grid whose lines a homography does not explain: often a cell off
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
-            out.append(GridFit(quad=grid, score=score, source=src))
-    return out
+            out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score))
+    # a grid whose lines fit clearly worse than another's is mostly a grid part of a cell
+    # off, and such a grid can still read plausibly: it is not offered
+    best_lines = max((o.lines for o in out), default=0.0)
+    return [o for o in out if o.lines >= RELATIVE_LINES_MIN * best_lines]
 
 
 def _coarse_fits(
@@ -397,9 +463,10 @@ def _coarse_fits(
     )
     coarse = []
     for q, src in kept[:limit]:
-        fit = fit_grid_in_quad(grey, q)
-        if fit is not None and fit[1] >= min_score:
-            coarse.append((fit[1], fit[0] / scale, src))
+        fits = grid_options_in_quad(grey, q) if deep else [fit_grid_in_quad(grey, q)]
+        for fit in fits:
+            if fit is not None and fit[1] >= min_score:
+                coarse.append((fit[1], fit[0] / scale, src))
     return coarse
 
 
