@@ -6,6 +6,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -497,3 +498,22 @@ def test_mixed_keeps_to_the_tuned_arts_and_the_mat_is_asked_for_by_name():
     assert spec.art == "mat" and 1.3 <= spec.cell_aspect <= 1.5
     _, t = render_frame(spec)
     assert t.board_found and t.art == "mat"
+
+
+REALISM = Path(__file__).resolve().parent.parent / "sample_images" / "realism"
+
+
+@pytest.mark.parametrize("name", ["lens", "fold", "waves", "mat"])
+def test_committed_real_table_frames_render_again_from_their_specs(name):
+    path = REALISM / f"{name}_0000.jpg"
+    committed = truth.load(path)
+    spec = RenderSpec.from_json(committed.spec)
+    image, again = render_frame(spec)
+    assert committed.lattice is not None
+    assert np.allclose(again.lattice, committed.lattice, atol=0.01)
+    assert np.allclose(again.corners, committed.corners, atol=0.001)
+    assert again.chips.keys() == committed.chips.keys() and again.cells == committed.cells
+    if spec.jpeg is None:  # `companion render` writes such frames at JPEG quality 95
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1], 1)
+    stored = cv2.imread(str(path)).astype(int)
+    assert np.abs(stored - image.astype(int)).mean() < 0.5
