@@ -6,6 +6,9 @@ Two figures per frame size, on one core:
   1280x720);
 - ``fresh_ms``: a random frame from scratch (new camera, table, art resolution, light).
 
+``--realism`` gives every camera a lens distortion, a folded board and mat wrinkles (the
+per-pixel surface and lens maps), to price them against the flat, distortion-free default.
+
 ``*_ms`` are wall-clock; ``*_cpu_ms`` count this process's CPU time only, which stays honest
 when other jobs share the machine.
 """
@@ -25,16 +28,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", type=int, default=8, help="fresh random frames per size")
     parser.add_argument("--sizes", default="640x480,1280x720,1920x1080")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--realism", action="store_true", help="lens, fold and wrinkles on every camera"
+    )
 
 
-def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
+def measure(
+    size: tuple[int, int], frames: int, fresh: int, seed: int, realism: bool = False
+) -> dict:
     from companion.render import random_cells, random_spec, render_frame
     from companion.render.spec import HandSpec
 
     rng = np.random.default_rng(seed)
+    bends = dict(lens=True, fold=True, waves=True) if realism else {}
     # a typical webcam: cards art, noise, slight blur and a JPEG round trip in every frame
     spec = random_spec(
-        rng, size=size, hand=False, camera_seed=seed + 1, art="cards", jpeg=85, noise=3.0, blur=0.6
+        rng,
+        size=size,
+        hand=False,
+        camera_seed=seed + 1,
+        art="cards",
+        jpeg=85,
+        noise=3.0,
+        blur=0.6,
+        **bends,
     )
     render_frame(spec)  # build the scene once
     times, cpu_times = [], []
@@ -50,7 +67,7 @@ def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
         cpu_times.append((time.process_time() - cpu) * 1000)
     fresh_times, fresh_cpu = [], []
     for _ in range(fresh):
-        fresh_spec = random_spec(rng, size=size)
+        fresh_spec = random_spec(rng, size=size, **bends)
         start, cpu = time.perf_counter(), time.process_time()
         render_frame(fresh_spec)
         fresh_times.append((time.perf_counter() - start) * 1000)
@@ -69,8 +86,9 @@ def measure(size: tuple[int, int], frames: int, fresh: int, seed: int) -> dict:
 def run(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)  # one core, as the targets say
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",") if s]
-    results = [measure(size, args.frames, args.fresh, args.seed) for size in sizes]
-    print(json.dumps({"area": "render", "threads": 1, "results": results}, indent=2))
+    results = [measure(size, args.frames, args.fresh, args.seed, args.realism) for size in sizes]
+    report = {"area": "render", "threads": 1, "realism": args.realism, "results": results}
+    print(json.dumps(report, indent=2))
     return 0
 
 
