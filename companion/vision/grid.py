@@ -172,6 +172,38 @@ def axis_options(
     return out
 
 
+def framed_fit(profile: np.ndarray, min_span: float, max_span: float) -> AxisFit | None:
+    """The best grid whose first and last boundaries are two of the profile's strongest
+    peaks, or None.
+
+    On a blurred board covered with chips the inner boundaries barely show, but the grid's
+    printed frame, the outer edges of its outer cards and the board's own edge still do:
+    a grid spanned between two of them is worth a reading even when its inner lines score
+    low.
+    """
+    n = len(profile)
+    prof = profile.astype(np.float64)
+    prof = prof / (prof.mean() + 1e-9)
+    pooled = np.convolve(prof, _triangle(2), mode="same")
+    inner = pooled[1:-1]
+    peaks = 1 + np.flatnonzero((inner >= pooled[:-2]) & (inner > pooled[2:]) & (inner >= 2.0))
+    peaks = peaks[np.argsort(pooled[peaks])[::-1][:FRAME_PEAKS]]
+    starts, pitches = [], []
+    for a in peaks:
+        for b in peaks:
+            span = (b - a) / (n - 1)
+            if a < b and min_span <= span <= max_span:
+                starts.append(float(a))
+                pitches.append((b - a) / 10)
+    if not starts:
+        return None
+    fine = np.convolve(prof, _triangle(max(2, int(round(0.06 * min(pitches))))), mode="same")
+    return _best_pair(prof, fine, np.array(pitches), np.array(starts))
+
+
+FRAME_PEAKS = 6
+
+
 def doubled(profile: np.ndarray, fit: AxisFit) -> AxisFit | None:
     """The grid at twice ``fit``'s pitch through every other one of its lines (the best such
     grid inside the profile), or None when it does not fit: the alternative to a fit that put

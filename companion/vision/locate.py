@@ -30,6 +30,7 @@ from companion.vision.grid import (
     column_profile,
     doubled,
     fit_axis,
+    framed_fit,
     gradient_profiles,
     row_profile,
     settle_shift,
@@ -258,21 +259,24 @@ def grid_options_in_quad(
     warped, hom = straighten_quad(grey, quad)
     px, py = gradient_profiles(warped)
     lo = MIN_GRID_IN_QUAD / (1 + 2 * PAD)
-    per_axis = []
+    per_axis, framed = [], []
     for prof in (px, py):
         fits = axis_options(prof, lo, 0.98)
         extra = []
         for f in fits:
             d = doubled(prof, f)
-            if d is not None and d.score > 0:
+            if d is not None:
                 extra.append(AxisFit(d.start, d.pitch, f.score))
         per_axis.append(fits + extra)
+        framed.append(framed_fit(prof, lo, 0.98) or (fits[0] if fits else None))
     combos = sorted(
         ((fx, fy) for fx in per_axis[0] for fy in per_axis[1]),
         key=lambda c: -min(c[0].score, c[1].score),
-    )
+    )[:count]
+    if framed[0] is not None and framed[1] is not None:
+        combos.append((framed[0], framed[1]))
     out = []
-    for fx, fy in combos[:count]:
+    for fx, fy in combos:
         score = min(fx.score, fy.score)
         if SETTLE:
             fx, fy = settle_shift(warped, fx, fy)
