@@ -7,7 +7,7 @@ import numpy as np
 from companion.calibration.model import Calibration, CalibrationError
 
 from companion.vision import chips
-from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, HueBand, balance
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, HueBand
 from companion.vision.geometry import screen_quad, to_canonical_grid
 from companion.vision.pipeline import BoardReader, warp_grid
 from companion.vision.reading import CORNER
@@ -55,7 +55,7 @@ def calibrate_image(
         canon = to_canonical_grid(feats.chip[sym], reading.orientation).astype(np.float32)
         reference[sym] = np.where(referenced, canon, 0.0).astype(np.float32)
     unreferenced = [cell_name(r, c) for r, c in np.argwhere(~referenced & (symbols != CORNER))]
-    profile = measure_chip_hues(grid, gains, np.rot90(symbols, -k), reader.profile)
+    profile = measure_chip_hues(grid, np.rot90(symbols, -k), reader.profile)
     h, w = bgr.shape[:2]
     return Calibration(
         corners=np.asarray(reading.corners, np.float64),
@@ -75,10 +75,10 @@ def cell_name(row: int, col: int) -> str:
 
 
 def measure_chip_hues(
-    grid_bgr: np.ndarray, gains: np.ndarray, screen_symbols: np.ndarray, base: ColourProfile
+    grid_bgr: np.ndarray, screen_symbols: np.ndarray, base: ColourProfile
 ) -> ColourProfile:
     """Narrow each chip colour's hue band around the chips seen (at least 3 of a colour)."""
-    img = balance(grid_bgr, gains)
+    img, _ = chips.normalise(grid_bgr)  # the same light-flattened image the reading classifies
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     shape = chips.shape_of(grid_bgr)
     cw, ch = shape.w, shape.h

@@ -122,3 +122,35 @@ def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     ring[6, 9] = 0.5  # more foreign than any chip makes its border
     far, _ = chips.classify(replace(feats, ring=ring))
     assert far[6, 9] == "?"
+
+
+def _lit(img, left, right):
+    """The picture under light that runs from ``left`` to ``right`` (BGR gains) across it:
+    a dim warm lamp on one side, cool daylight on the other."""
+    t = np.linspace(0.0, 1.0, img.shape[1], dtype=np.float32)[None, :, None]
+    gain = (1 - t) * np.float32(left) + t * np.float32(right)
+    return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def test_mixed_light_across_the_board_leaves_every_cell_readable():
+    # each cell is read against the board's own white near it, not one white for the board
+    img = _grid()
+    _disc(img, 2, 0, (170, 70, 20))  # blue, in the dim warm light
+    _disc(img, 4, 1, (40, 30, 200))  # red, in the dim warm light
+    _disc(img, 6, 8, (40, 150, 30))  # green, in the cool light
+    _disc(img, 1, 9, (170, 70, 20))
+    symbols, _ = _read(_lit(img, left=(0.30, 0.45, 0.65), right=(1.05, 1.0, 0.9)))
+    assert symbols[2, 0] == "B" and symbols[4, 1] == "R"
+    assert symbols[6, 8] == "G" and symbols[1, 9] == "B"
+    others = np.ones((10, 10), bool)
+    others[[2, 4, 6, 1], [0, 1, 8, 9]] = False
+    assert set(symbols[others]) == {"."}
+
+
+def test_black_ink_stays_dark_under_a_veil_of_haze():
+    img = _grid()
+    hazy = (img.astype(np.float32) * 0.55 + 100).astype(np.uint8)  # black ink lifted to ~115
+    feats, _ = chips.measure(hazy, ColourProfile())
+    black_cells = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 0
+    assert feats.dark[black_cells].min() > 0.02  # the black "7"s still count as ink
+    assert feats.dark[~black_cells].max() < 0.02  # the red ones do not

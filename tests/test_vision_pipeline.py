@@ -91,3 +91,18 @@ def test_bad_input_is_a_clear_error():
         analyze_image(np.zeros((100, 100), np.uint8))
     with pytest.raises(ValueError, match="uint8"):
         analyze_image(np.zeros((100, 100, 3), np.float32))
+
+
+def test_an_edge_line_showing_no_card_is_margin():
+    from companion.vision.pipeline import margin_lines
+
+    no_card = np.zeros((10, 10), bool)
+    assert not margin_lines(no_card).any()
+    no_card[0, :] = True  # a grid one cell off takes in a row of margin
+    no_card[5, 3:7] = True  # a hand inside the board is not margin
+    no_card[1:9, 9] = True  # the whole right-hand column too (its 8 inner cells)
+    got = margin_lines(no_card)
+    assert got[0, 1:9].all() and got[1:9, 9].all()
+    assert not got[5, 3:7].any()
+    no_card[4, 0] = True  # a single cell on an edge line is not a line
+    assert not margin_lines(no_card)[1:9, 0].any()

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, balance, colour_masks, white_gains
+from companion.vision.colour import (
+    CHIP_SYMBOLS,
+    WHITE_LEVEL,
+    ColourProfile,
+    cell_white_colours,
+    colour_masks,
+    flatten_light,
+    local_whites,
+    white_gains,
+)
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -135,6 +144,7 @@ def _per_cell(mask: np.ndarray, inner: bool, shape: CellShape) -> np.ndarray:
     )
 
 
+GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
 
@@ -246,6 +256,16 @@ class MeasureCache:
     age: int = 0
 
 
+def normalise(grid_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid image with the light divided out cell by cell (``colour.flatten_light``), and
+    each cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures)."""
+    own = cell_white_colours(grid_bgr)
+    near = local_whites(own)
+    img = flatten_light(grid_bgr, near)
+    whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
+    return img, np.minimum(whites, 255.0)
+
+
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -254,14 +274,13 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.gains is None or cache.age >= cache.every
     gains = white_gains(grid_bgr) if fresh else cache.gains
-    img = balance(grid_bgr, gains)
+    img, whites = normalise(grid_bgr)
     masks = colour_masks(img, profile)
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
         m = masks[sym]
         chip[sym] = _per_cell(cv2.erode(m, _ERODE), True, shape)
         raw[sym] = _per_cell(m, True, shape)
-    whites = cell_whites(img, shape)
     rings = normalised_rings(img, whites, shape)
     palette = ring_palette(rings) if fresh else cache.palette
     if cache is not None:
@@ -287,7 +306,10 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
 
 
 def classify(
-    feats: CellFeatures, reference: dict[str, np.ndarray] | None = None, covers: bool = True
+    feats: CellFeatures,
+    reference: dict[str, np.ndarray] | None = None,
+    covers: bool = True,
+    why: dict | None = None,
 ):
     """Symbols (``.BGR?``) and confidences per screen cell.
 
@@ -298,6 +320,9 @@ def classify(
 
     ``covers=False`` leaves out the signs of a cover that only say "something lies on this
     cell" (boundaries gone, a hand at a chip): used to judge whether a located grid is right.
+
+    ``why`` (a dict) receives, by name, the 10x10 masks of every reason a cell became ``?``
+    (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis.
     """
     stack = np.stack([feats.chip[s] for s in CHIP_SYMBOLS])  # 3x10x10
     base = 0.0
@@ -349,21 +374,19 @@ def classify(
         solid_chip &= cv2.filter2D(foreign, -1, around, borderType=cv2.BORDER_CONSTANT) == 0
     else:
         solid_chip = np.zeros_like(is_chip)
-    occluded = (
-        (feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX))
-        | (feats.white < WHITE_MIN)
-        | (feats.dark_blob > DARK_BLOB_MAX)
-        | (feats.ring_chip > RING_CHIP_MAX)
-        | (raw_best > RAW_MAX)
-    )
+    causes = {
+        "foreign_border": feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
+        "no_card_white": feats.white < WHITE_MIN,
+        "dark_object": feats.dark_blob > DARK_BLOB_MAX,
+        "colour_on_border": feats.ring_chip > RING_CHIP_MAX,
+        "colour_everywhere": raw_best > RAW_MAX,
+    }
     if covers:
         # boundaries gone: a loose card, a hand; or a hand holding or reaching for a chip:
         # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
-        occluded = (
-            occluded
-            | (feats.edges_missing >= EDGES_GONE)
-            | (is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING))
-        )
+        causes["boundaries_gone"] = feats.edges_missing >= EDGES_GONE
+        causes["hand_at_chip"] = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+    occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
     glared = ((feats.glare > GLARE_MAX) & (raw_best >= 0.03) & (best > base + 0.5 * EMPTY_MAX)) | (
@@ -403,6 +426,7 @@ def classify(
     blank = content < BLANK_CONTENT
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
+    causes["blank"] = blank
     occluded = occluded | blank
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
@@ -412,8 +436,9 @@ def classify(
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(np.median(feats.ring_chip))
-        occluded = occluded | (
+        causes["next_to_cover"] = (
             near
+            & ~occluded
             & (
                 (feats.ring > RING_MAX / 3)
                 | (feats.white < 0.8)
@@ -422,7 +447,12 @@ def classify(
                 | edge_sign
             )
         )
-    unsure = occluded | (glared & ~is_chip) | ~(is_chip | is_empty | is_ink)
+        occluded = occluded | causes["next_to_cover"]
+    causes["glare"] = glared & ~is_chip
+    causes["undecided"] = ~(is_chip | is_empty | is_ink)
+    unsure = occluded | causes["glare"] | causes["undecided"]
+    if why is not None:
+        why.update(causes)
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing
     return symbols, conf

@@ -80,12 +80,36 @@ def white_gains(bgr: np.ndarray) -> np.ndarray:
     return np.clip(gains, 0.5, 2.0).astype(np.float32)
 
 
-def balance(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """Apply white-balance gains and stretch so the card white sits near 230."""
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    white = _percentile_u8(grey, 90) * float(np.mean(gains)) + 1.0
-    scale = np.asarray(gains, np.float32) * (230.0 / white)
-    return cv2.transform(bgr, np.diag(scale).astype(np.float32))  # saturates at 0..255
+WHITE_LEVEL = 230.0  # where the board's white sits after balancing
+
+
+def cell_white_colours(bgr: np.ndarray, cells_x: int = 10, cells_y: int = 10) -> np.ndarray:
+    """Per cell, the colour of its brightest (3x3-averaged) spot: the card or paper around the
+    printing and the chip. ``cells_y`` x ``cells_x`` x 3 uint8 (BGR)."""
+    h, w = bgr.shape[:2]
+    ch, cw = h // cells_y, w // cells_x
+    small = cv2.blur(bgr[: ch * cells_y, : cw * cells_x], (3, 3))
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(cells_y, ch, cells_x, cw)
+    flat = grey.transpose(0, 2, 1, 3).reshape(cells_y, cells_x, ch * cw)
+    ys, xs = np.divmod(flat.argmax(axis=2), cw)
+    return small[np.arange(cells_y)[:, None] * ch + ys, np.arange(cells_x)[None, :] * cw + xs]
+
+
+def local_whites(own: np.ndarray) -> np.ndarray:
+    """The board's white near every cell (float BGR), from each cell's own white
+    (:func:`cell_white_colours`). Light varies smoothly over a board while a cell's content
+    does not, so each value is the median over the 5x5 cells around it: a cell whose card is
+    hidden (a chip over most of it, a hand, a glare spot) takes its white from around it."""
+    return cv2.medianBlur(own, 5).astype(np.float32) + 1.0
+
+
+def flatten_light(bgr: np.ndarray, whites: np.ndarray) -> np.ndarray:
+    """Divide out the light: every pixel over the (smoothly interpolated) white near it, so
+    the board's white sits at ``WHITE_LEVEL`` everywhere whatever the gradients, vignetting,
+    colour temperature or mixed light. ``whites`` from :func:`local_whites`."""
+    h, w = bgr.shape[:2]
+    gain = cv2.resize(WHITE_LEVEL / whites, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(bgr, gain, dtype=cv2.CV_8U)
 
 
 def _percentile_u8(img: np.ndarray, q: float) -> float:
@@ -102,9 +126,25 @@ def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarra
     masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
     skin = _hue_range(hsv, profile.skin, 40, 80)
     masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
-    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, 89))
+    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_level(hsv)))
     masks["glare"] = cv2.inRange(hsv, (0, 0, 250), (180, 29, 255))
     return masks
+
+
+DARK_MAX = 89  # of 255 with the white at WHITE_LEVEL: black ink, shadows
+DARK_SHARE = 0.33  # ... or this share of the way from the darkest ink up to the white
+
+
+def dark_level(hsv: np.ndarray) -> int:
+    """Brightness at or below which a pixel counts as dark (black ink, a shadow).
+
+    Haze and glare veil a picture with light that lifts black ink far above its usual level
+    while the white stays where it is, so the level follows the picture's own darkest ink (its
+    1st percentile of brightness): a third of the way from it to the white, never below
+    ``DARK_MAX``.
+    """
+    black = _percentile_u8(hsv[..., 2], 1)
+    return int(max(DARK_MAX, black + DARK_SHARE * (WHITE_LEVEL - black)))
 
 
 def _hue_range(hsv: np.ndarray, band: HueBand, s_min: int, v_min: int) -> np.ndarray:

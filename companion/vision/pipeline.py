@@ -300,6 +300,8 @@ class BoardReader:
         blank = (content < BLANK_CONTENT) & (plain != "?")
         for r, c in CORNER_CELLS:
             blank[r, c] = False
+        # a whole edge row or column that shows no card (blank or unreadable) is margin too
+        blank |= margin_lines(blank | (plain == "?"))
         if vote is not None:
             self._last_vote = vote
         if judge:
@@ -331,6 +333,21 @@ class BoardReader:
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
         )
+
+
+def margin_lines(no_card: np.ndarray) -> np.ndarray:
+    """The outermost rows and columns all of whose 8 inner cells show no card (10x10 bool).
+
+    A grid located one cell off takes in a line of board margin or table, which reads blank or
+    unknown from end to end; on the real grid the edge lines are cards, and a hand or glare
+    seldom hides a whole line of them.
+    """
+    out = np.zeros((10, 10), bool)
+    inner = slice(1, 9)
+    for line in ((0, inner), (9, inner), (inner, 0), (inner, 9)):
+        if no_card[line].all():
+            out[line] = True
+    return out
 
 
 def _unprinted_share(symbols: np.ndarray, feats) -> float:
