@@ -141,7 +141,8 @@ class MjpegServer:
 
     def stop(self) -> None:
         """Stop listening and cut every client off mid-stream."""
-        self._httpd.shutdown()
+        if self._thread is not None:
+            self._httpd.shutdown()  # waits for serve_forever, so only once it runs
         self._httpd.server_close()
         with self._clients_lock:
             clients = list(self._clients)

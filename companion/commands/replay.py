@@ -141,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     bar = ProgressBar(source.frame_count, enabled=not args.quiet)
+
     # a live camera that drops out is reopened with back-off; files simply end
     def on_event(event: CaptureEvent) -> None:
         bar.note(event.message)
