@@ -14,7 +14,7 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
-from companion.vision.grid import fit_axis
+from companion.vision.grid import axis_options, doubled, fit_axis, framed_fit
 from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
 from companion.vision.orient import vote_orientation
 
@@ -105,3 +105,55 @@ def test_vote_orientation_from_noisy_partial_ink(orientation):
     vote = vote_orientation(redness, usable)
     assert vote.orientation == orientation
     assert vote.margin > 0.2
+
+
+def _line_profile(n, start, pitch, centre_ink=0.0, extra=()):
+    prof = np.full(n, 0.3)
+    for k in range(11):
+        x = int(round(start + k * pitch))
+        prof[x - 1 : x + 2] += [0.5, 2.0, 0.5]
+    for k in range(10):  # a printed rank-and-suit column at each cell's centre
+        x = int(round(start + (k + 0.5) * pitch))
+        prof[x - 1 : x + 2] += [0.5 * centre_ink, centre_ink, 0.5 * centre_ink]
+    for x, v in extra:
+        prof[x] += v
+    return prof
+
+
+def test_centre_columns_stronger_than_the_lines_win_at_half_pitch_and_doubling_recovers_the_grid():
+    # a text board in a blurred frame: each cell's rank and suit column outshines the grid lines
+    prof = _line_profile(333, 40.0, 25.4, centre_ink=3.0)
+    best = fit_axis(prof, min_span=0.385, max_span=0.98)
+    assert best.pitch == pytest.approx(12.7, abs=0.3)  # the trap the second look escapes
+    fits = axis_options(prof, 0.385, 0.98)
+    grids = [d for f in fits for d in doubled(prof, f)]
+    assert any(
+        g.pitch == pytest.approx(25.4, abs=0.5) and g.start == pytest.approx(40.0, abs=2)
+        for g in grids
+    )
+
+
+def test_axis_options_keeps_a_runner_up_a_cell_off_and_never_the_same_lines_twice():
+    prof = _line_profile(333, 40.0, 24.0, extra=[(16, 2.5)])  # the board edge, a cell outside
+    fits = axis_options(prof, 0.385, 0.98, count=3)
+    assert fits[0].start == pytest.approx(40.0, abs=1) and fits[0].pitch == pytest.approx(
+        24, abs=0.3
+    )
+    assert any(f.start == pytest.approx(16.0, abs=1.5) for f in fits[1:])
+    for i, a in enumerate(fits):
+        for b in fits[i + 1 :]:
+            assert abs(a.start - b.start) > a.pitch / 3 or abs(a.pitch - b.pitch) > 0.08 * a.pitch
+
+
+def test_framed_fit_spans_the_grid_between_its_strong_frame_lines():
+    # inner lines faint (chips, blur), the printed frame and the board edge strong
+    prof = np.full(333, 1.0)
+    prof[[42, 43, 289, 290]] += 4.0  # the grid's frame
+    prof[[34, 35, 299]] += 6.0  # the board's edge
+    for k in range(1, 10):
+        prof[int(round(42.5 + k * 24.75))] += 0.3
+    fit = framed_fit(prof, 0.385, 0.98)
+    assert fit is not None
+    assert fit.start == pytest.approx(42.5, abs=1.5)
+    assert fit.pitch == pytest.approx(24.75, abs=0.2)
+    assert framed_fit(np.ones(333), 0.385, 0.98) is None  # no strong peaks, no frame

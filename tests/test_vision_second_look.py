@@ -5,6 +5,7 @@ from test_vision_support import confidently_wrong
 
 from companion.commands.render import frame_spec
 from companion.render import random_spec, render_frame
+from companion.tracking.bench import _game_spec
 from companion.vision import analyze_image
 from companion.vision.locate import locate_candidates
 from companion.vision.pipeline import _clear_ink
@@ -23,6 +24,18 @@ def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors
     wrong = confidently_wrong(reading, truth.cells)
     assert wrong == []
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 8
+
+
+def test_a_text_board_whose_printed_columns_outshine_its_grid_lines_is_found():
+    # the first frame of rendered game video seed 2 (`companion bench replay`; 640x480, text
+    # art, blurred): the rank-and-suit column at each cell's centre is stronger than the thin
+    # grid lines, so the best single fit per axis is half a cell's pitch; the second look also
+    # tries the doubled pitch and lets the reading decide
+    image, truth = render_frame(_game_spec(2))
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 4
+    assert confidently_wrong(reading, truth.cells) == []
 
 
 def test_the_second_look_adds_no_board_on_a_bare_table():

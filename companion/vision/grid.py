@@ -204,20 +204,27 @@ def framed_fit(profile: np.ndarray, min_span: float, max_span: float) -> AxisFit
 FRAME_PEAKS = 6
 
 
-def doubled(profile: np.ndarray, fit: AxisFit) -> AxisFit | None:
-    """The grid at twice ``fit``'s pitch through every other one of its lines (the best such
-    grid inside the profile), or None when it does not fit: the alternative to a fit that put
-    a boundary on every cell's printed centre column."""
+def doubled(profile: np.ndarray, fit: AxisFit) -> list[AxisFit]:
+    """The grids at twice ``fit``'s pitch through every other one of its lines: the best one
+    through its even lines and the best one through its odd lines (those that fit inside the
+    profile). The alternatives to a fit that put a boundary on every cell's printed centre
+    column; which half of its lines are the boundaries, only a reading can tell."""
     n = len(profile)
     pitch = 2 * fit.pitch
-    starts = fit.start + fit.pitch * np.arange(-10, 11)
-    starts = starts[(starts >= 0) & (starts + 10 * pitch <= n - 1)]
-    if len(starts) == 0:
-        return None
     prof = profile.astype(np.float64)
     prof = prof / (prof.mean() + 1e-9)
     pooled = np.convolve(prof, _triangle(max(2, int(round(0.06 * pitch)))), mode="same")
-    return _best_pair(prof, pooled, np.full(len(starts), pitch), starts)
+    out = []
+    for phase in (0, 1):
+        starts = fit.start + fit.pitch * np.arange(phase - 10, 11, 2)
+        starts = starts[(starts >= 0) & (starts + 10 * pitch <= n - 1)]
+        if len(starts):
+            # the other half of the fit's lines fall on this grid's cell centres, so only the
+            # strength on its own 11 lines picks the start
+            on = _lerp(pooled, starts[:, None] + pitch * np.arange(LINES)[None, :]).mean(axis=1)
+            best = int(np.argmax(on))
+            out.append(AxisFit(float(starts[best]), pitch, float(on[best])))
+    return out
 
 
 def _same_lines(fit: AxisFit, start: float, pitch: float) -> bool:

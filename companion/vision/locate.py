@@ -51,7 +51,7 @@ DEEP_WORK_SIDE = 1280
 DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit one homography
 REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
-DEEP_OPTIONS = 4  # grids tried per candidate on the second look (see grid_options_in_quad)
+DEEP_OPTIONS = 6  # grids tried per candidate on the second look (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
 LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
@@ -264,9 +264,8 @@ def grid_options_in_quad(
         fits = axis_options(prof, lo, 0.98)
         extra = []
         for f in fits:
-            d = doubled(prof, f)
-            if d is not None:
-                extra.append(AxisFit(d.start, d.pitch, f.score))
+            # the doubled grids share the fit's evidence: its score, just below it
+            extra += [AxisFit(d.start, d.pitch, f.score - 1e-3) for d in doubled(prof, f)]
         per_axis.append(fits + extra)
         framed.append(framed_fit(prof, lo, 0.98) or (fits[0] if fits else None))
     combos = sorted(
