@@ -221,9 +221,25 @@ class StreamSource(_CvCaptureSource):
 
 
 class FolderSource(FrameSource):
-    """A folder of still frames, read in name order, stamped ``index / fps``."""
+    """A folder of still frames, read in name order, stamped ``index / fps``.
 
-    def __init__(self, path: str | Path, fps: float = DEFAULT_FOLDER_FPS) -> None:
+    With ``follow`` the folder is a live camera instead (a phone app dropping JPEGs into it):
+    frames are stamped with the monotonic clock, files that appear later are read as they come
+    (in name order, after the last one read), a file still being written is waited for (a JPEG
+    must end with its end-of-image marker, a PNG with its IEND chunk, and decode), and when no
+    new frame has come for ``idle_timeout`` seconds ``read()`` returns ``None``, so
+    :class:`~companion.capture.reconnect.Reconnecting` reports the camera lost and keeps
+    looking. Names starting with ``.`` (temporary files) are ignored.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        fps: float = DEFAULT_FOLDER_FPS,
+        follow: bool = False,
+        idle_timeout: float = 5.0,
+        poll: float = 0.05,
+    ) -> None:
         path = Path(path)
         super().__init__(str(path))
         if not (math.isfinite(fps) and fps > 0):
@@ -232,14 +248,37 @@ class FolderSource(FrameSource):
             )
         self.path = path
         self.fps = float(fps)
+        self.follow = follow
+        self.live = follow  # a followed folder is reopened like a camera, never "ends"
+        self.idle_timeout = idle_timeout
+        self.poll = poll
+        self.skipped: list[str] = []  # followed files that never became a readable image
         self._files: list[Path] = []
+        self._position = 0
+        self._last_name: str | None = None
+        self._opened_before = False
+
+    def _scan(self) -> list[Path]:
+        after = self._last_name
+        return sorted(
+            p
+            for p in self.path.iterdir()
+            if p.suffix.lower() in IMAGE_SUFFIXES
+            and not p.name.startswith(".")
+            and (after is None or p.name > after)
+            and p.is_file()
+        )
 
     def _open(self) -> None:
         if not self.path.is_dir():
             raise CaptureError("not_found", f"frame folder {self.path} does not exist")
-        self._files = sorted(
-            p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
-        )
+        self._files = self._scan()
+        self._position = 0
+        if self.follow:
+            if self._opened_before and not self._files:  # reopened after going idle
+                raise CaptureError("unreadable", f"no new frame in {self.path} yet")
+            self._opened_before = True
+            return  # the first open may come before the first frame
         if not self._files:
             raise CaptureError(
                 "empty", f"frame folder {self.path} holds no images ({', '.join(IMAGE_SUFFIXES)})"
@@ -247,12 +286,59 @@ class FolderSource(FrameSource):
         self.frame_count = len(self._files)
 
     def _read(self) -> np.ndarray | None:
+        if self.follow:
+            return self._read_followed()
         while self._index < len(self._files):
             image = cv2.imread(str(self._files[self._index]), cv2.IMREAD_COLOR)
             if image is not None:
                 return image
             raise CaptureError("unreadable", f"{self._files[self._index]} is not a readable image")
         return None
+
+    def _read_followed(self) -> np.ndarray | None:
+        last_new = time.monotonic()
+        waiting_since: float | None = None  # for the file being written
+        while True:
+            if self._position >= len(self._files):
+                try:
+                    self._files, self._position = self._scan(), 0
+                except OSError:  # the folder itself went away: the "camera" is lost
+                    return None
+            if self._position < len(self._files):
+                path = self._files[self._position]
+                image = read_complete_image(path)
+                now = time.monotonic()
+                if image is not None or (
+                    waiting_since is not None and now - waiting_since > self.idle_timeout
+                ):
+                    self._position += 1
+                    self._last_name = path.name
+                    if image is not None:
+                        return image
+                    self.skipped.append(path.name)  # never completed: go on with the next
+                    waiting_since = None
+                    continue
+                waiting_since = waiting_since or now
+                last_new = now
+            elif time.monotonic() - last_new > self.idle_timeout:
+                return None
+            time.sleep(self.poll)
+
+
+def read_complete_image(path: Path) -> np.ndarray | None:
+    """The image in ``path``, or ``None`` while it is missing, empty or still being written."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    suffix = path.suffix.lower()
+    if suffix in (".jpg", ".jpeg") and not data.rstrip(b"\0").endswith(b"\xff\xd9"):
+        return None  # no end-of-image marker yet
+    if suffix == ".png" and b"IEND" not in data[-12:]:
+        return None
+    if not data:
+        return None
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 
 
 def _has_ffmpeg() -> bool:
@@ -268,23 +354,30 @@ def _quiet_opencv() -> None:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
-def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
+def open_source(spec: str | int, fps: float | None = None, follow: bool = False) -> FrameSource:
     """Build (and open) the source a command-line string names.
 
     ``0`` or ``camera:0`` -> webcam; ``http://...``/``rtsp://...`` -> stream; a folder -> its
-    frames; anything else -> a video file. Raises :class:`CaptureError` when it cannot be opened.
+    frames (``follow``: frames still arriving, read live); anything else -> a video file.
+    Raises :class:`CaptureError` when it cannot be opened.
     """
     if fps is not None and not (math.isfinite(fps) and fps > 0):
         raise CaptureError(
             "bad_fps", f"frames per second must be a finite number above 0, not {fps}"
         )
     if isinstance(spec, int):
+        if follow:
+            raise CaptureError(
+                "bad_source", f"camera {spec}: only a folder of frames can be followed"
+            )
         source: FrameSource = CameraSource(spec)
     else:
         text = str(spec).strip()
         if not text:
             raise CaptureError("bad_source", "no source given: pass a video, a folder, a URL or 0")
         lower = text.lower()
+        if follow and not Path(text).is_dir():
+            raise CaptureError("bad_source", f"{text}: only a folder of frames can be followed")
         if lower.startswith("camera:"):
             number = text.split(":", 1)[1]
             if not number.isdigit():
@@ -295,7 +388,9 @@ def open_source(spec: str | int, fps: float | None = None) -> FrameSource:
         elif lower.startswith(URL_SCHEMES):
             source = StreamSource(text)
         elif Path(text).is_dir():
-            source = FolderSource(text, fps=DEFAULT_FOLDER_FPS if fps is None else fps)
+            source = FolderSource(
+                text, fps=DEFAULT_FOLDER_FPS if fps is None else fps, follow=follow
+            )
         elif Path(text).exists():
             source = VideoFileSource(text)
         else:

@@ -60,6 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--db", default=":memory:", help="SQLite file to keep the game in")
     parser.add_argument("--fps", type=float, default=None, help="frame rate of a frame folder")
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="the frame folder is still being written (a phone app dropping JPEGs): read new "
+        "frames as they arrive, live",
+    )
     parser.add_argument("--calibration", help="calibration file of this camera")
     parser.add_argument(
         "--window", type=float, default=0.5, help="seconds the board must be still (default 0.5)"
@@ -120,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # the calibration module raises its own error types
             return _fail(f"calibration {args.calibration}: {exc}")
     try:
-        source = open_source(args.source, fps=args.fps)
+        source = open_source(args.source, fps=args.fps, follow=args.follow)
     except CaptureError as exc:
         return _fail(exc.message)
     try:
