@@ -28,6 +28,11 @@ def _rot_x(deg: float) -> np.ndarray:
     return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
 
 
+def tilt_rotation(tilt_deg: float, tilt_azimuth_deg: float) -> np.ndarray:
+    """Board plane -> camera axes: tilted by ``tilt_deg`` towards ``tilt_azimuth_deg``."""
+    return _rot_z(tilt_azimuth_deg) @ _rot_x(tilt_deg) @ _rot_z(-tilt_azimuth_deg)
+
+
 def project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Apply a 3x3 homography to Nx2 points."""
     pts = np.asarray(pts, dtype=np.float64).reshape(-1, 1, 2)
@@ -50,7 +55,7 @@ def board_homography(
     unit = max(tw, th)
     centre = np.array([[1 / unit, 0, -tw / 2 / unit], [0, 1 / unit, -th / 2 / unit], [0, 0, 1]])
     diag = math.hypot(tw, th) / unit
-    rot = _rot_z(tilt_azimuth_deg) @ _rot_x(tilt_deg) @ _rot_z(-tilt_azimuth_deg)
+    rot = tilt_rotation(tilt_deg, tilt_azimuth_deg)
     t = np.array([0.0, 0.0, camera_distance * diag])
     plane_to_camera = np.column_stack([rot[:, 0], rot[:, 1], t])  # pinhole, focal length 1
     h = _rot_z(roll_deg) @ plane_to_camera @ centre
@@ -82,7 +87,7 @@ def raised_shift(
     tw, th = texture_size
     unit = max(tw, th)
     diag = math.hypot(tw, th) / unit
-    rot = _rot_z(tilt_azimuth_deg) @ _rot_x(tilt_deg) @ _rot_z(-tilt_azimuth_deg)
+    rot = tilt_rotation(tilt_deg, tilt_azimuth_deg)
     cam = np.array([0.0, 0.0, camera_distance * diag])
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     local = np.column_stack([(pts[:, 0] - tw / 2) / unit, (pts[:, 1] - th / 2) / unit])

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.render.camera import _rot_x, _rot_z, project
+from companion.render.camera import project, tilt_rotation
 from companion.render.lens import coarse_grid
 
 WAVES = 7  # sinusoids summed into the wrinkle field
@@ -101,7 +101,7 @@ def surface_shift(
     tw, th = texture_size
     unit = max(tw, th)
     diag = math.hypot(tw, th) / unit
-    rot = _rot_z(view.tilt_azimuth_deg) @ _rot_x(view.tilt_deg) @ _rot_z(-view.tilt_azimuth_deg)
+    rot = tilt_rotation(view.tilt_deg, view.tilt_azimuth_deg)
     cam = np.array([0.0, 0.0, view.camera_distance * diag])
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     local = np.column_stack(
