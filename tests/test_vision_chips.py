@@ -154,3 +154,32 @@ def test_black_ink_stays_dark_under_a_veil_of_haze():
     black_cells = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 0
     assert feats.dark[black_cells].min() > 0.02  # the black "7"s still count as ink
     assert feats.dark[~black_cells].max() < 0.02  # the red ones do not
+
+
+def _heart(img, r, c, size):
+    """A bold printed heart (two lobes and a point), the way some boards print the suit."""
+    x, y = c * CW + CW // 2, r * CH + CH // 2 - size // 3
+    for dx in (-size // 2, size // 2):
+        cv2.circle(img, (x + dx, y), size // 2 + 1, (30, 30, 200), -1)
+    tip = np.array([[x - size - 1, y + 1], [x + size + 1, y + 1], [x, y + size + 2]], np.int32)
+    cv2.fillPoly(img, [tip], (30, 30, 200))
+
+
+def test_bold_printed_hearts_are_ink_and_a_red_chip_among_them_is_a_chip():
+    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
+            if (r + c) % 2:
+                _heart(img, r, c, 7)
+            else:
+                cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
+    _disc(img, 4, 5, (40, 30, 200))  # a red chip over a heart
+    feats, _ = chips.measure(img, ColourProfile())
+    hearts = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 1
+    assert feats.chip["R"][hearts].min() >= chips.CHIP_MIN * 0.8  # bold: much survives erosion
+    symbols, _ = chips.classify(feats)
+    assert symbols[4, 5] == "R"
+    hearts[4, 5] = False
+    assert set(symbols[hearts]) == {"."}

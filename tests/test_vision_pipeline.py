@@ -106,3 +106,16 @@ def test_an_edge_line_showing_no_card_is_margin():
     assert not got[5, 3:7].any()
     no_card[4, 0] = True  # a single cell on an edge line is not a line
     assert not margin_lines(no_card)[1:9, 0].any()
+
+
+def test_a_coloured_margin_running_through_an_edge_row_is_margin():
+    from companion.vision.pipeline import margin_lines
+
+    no_card = np.zeros((10, 10), bool)
+    chip = np.zeros((10, 10), bool)
+    chip[0, :] = True  # a red table edge read as ten "chips", free corners included
+    assert margin_lines(no_card, chip)[0].all()
+    chip[9, 1:9] = True  # a sequence along the last row: its free corners hold no chip
+    assert not margin_lines(no_card, chip)[9].any()
+    chip[0, 4] = False  # one card of the top row read empty: a real row of chips, not margin
+    assert not margin_lines(no_card, chip)[0].any()

@@ -44,6 +44,9 @@ RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
 RAW_MAX = 0.97  # ... nor all of the cell
 INK_SOLIDITY_MAX = 0.3  # printed strokes: under a third of the colour survives the erosion
 INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
+INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
+INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
+PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 
 
@@ -393,7 +396,7 @@ def classify(
         feats.glare > GLARE_ALL
     )
     # printed ink: some colour, but thin strokes that the erosion removes
-    ink_raw, ink_solidity = INK_RAW_MAX, INK_SOLIDITY_MAX
+    ink_raw, ink_solidity, ink_best = INK_RAW_MAX, INK_SOLIDITY_MAX, CHIP_MIN
     if best.size == 100:
         # this board's own printing: many cells show the same red ink (same font, same size);
         # a cell like them is ink, whatever the art's stroke width
@@ -406,11 +409,24 @@ def classify(
             ink_solidity = max(
                 ink_solidity, min(SOLIDITY_MIN, float(np.percentile(solidity[inkish], 80)) + 0.05)
             )
+            # bold symbols keep more of their colour through the erosion than thin strokes:
+            # as much as this board's own ink keeps is ink (never as much as a chip keeps)
+            ink_best = float(
+                np.clip(1.2 * np.percentile(best[inkish], 80), CHIP_MIN, INK_ERODED_MAX)
+            )
+    red = best_sym == "R"  # printed ink is red or black, never blue or green
+    not_solid = solidity < SOLIDITY_MIN
     is_ink = (
         ~is_empty
-        & (best_sym == "R")  # printed ink is red or black, never blue or green
-        & (best < CHIP_MIN)
-        & ((solidity < ink_solidity) | ((solidity < SOLIDITY_MIN) & (raw_best < ink_raw)))
+        & red
+        & (
+            ((best < CHIP_MIN) & ((solidity < ink_solidity) | (not_solid & (raw_best < ink_raw))))
+            # as bold as this board's ink, and no bigger
+            | ((best < ink_best) & not_solid & (raw_best < min(ink_raw, INK_BOLD_RAW_MAX)))
+            # one big printed pip (an ace): a red chip fills more of its cell, and one whose
+            # hue leans to orange shows that as skin-coloured pixels beside its red
+            | ((best < CHIP_MIN) & not_solid & (raw_best < PIP_RAW_MAX) & (feats.skin < 0.05))
+        )
     )
 
     symbols[is_chip] = best_sym[is_chip]

@@ -301,7 +301,7 @@ class BoardReader:
         for r, c in CORNER_CELLS:
             blank[r, c] = False
         # a whole edge row or column that shows no card (blank or unreadable) is margin too
-        blank |= margin_lines(blank | (plain == "?"))
+        blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
         if vote is not None:
             self._last_vote = vote
         if judge:
@@ -335,18 +335,32 @@ class BoardReader:
         )
 
 
-def margin_lines(no_card: np.ndarray) -> np.ndarray:
-    """The outermost rows and columns all of whose 8 inner cells show no card (10x10 bool).
+def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndarray:
+    """The outermost rows and columns that show no cards (10x10 bool): all 8 inner cells
+    blank or unknown, or (with ``chip``, cells read as chips) both end cells read as chips and
+    no inner cell read empty.
 
     A grid located one cell off takes in a line of board margin or table, which reads blank or
-    unknown from end to end; on the real grid the edge lines are cards, and a hand or glare
-    seldom hides a whole line of them.
+    unknown from end to end, or as a row of "chips" where a coloured margin or table runs
+    through the cells, free corners included (a free corner never holds a chip). On the real
+    grid the edge lines are cards, and a hand or glare seldom hides a whole line of them.
     """
     out = np.zeros((10, 10), bool)
     inner = slice(1, 9)
-    for line in ((0, inner), (9, inner), (inner, 0), (inner, 9)):
-        if no_card[line].all():
+    lines = (
+        ((0, inner), ((0, 0), (0, 9))),
+        ((9, inner), ((9, 0), (9, 9))),
+        ((inner, 0), ((0, 0), (9, 0))),
+        ((inner, 9), ((0, 9), (9, 9))),
+    )
+    for line, ends in lines:
+        coloured_through = (
+            chip is not None and all(chip[e] for e in ends) and (no_card[line] | chip[line]).all()
+        )
+        if no_card[line].all() or coloured_through:
             out[line] = True
+            for e in ends:
+                out[e] = True
     return out
 
 
