@@ -306,19 +306,27 @@ def _cell_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, inner: flo
     return s / area
 
 
-def settle_shift(grey: np.ndarray, fx: AxisFit, fy: AxisFit) -> tuple[AxisFit, AxisFit]:
+def gradient_integral(grey: np.ndarray) -> np.ndarray:
+    """Integral image of the gradient magnitude (|dx| + |dy|), for :func:`settle_shift`."""
+    g = grey.astype(np.float32)
+    grad = np.zeros_like(g)
+    grad[:, 1:] += np.abs(np.diff(g, axis=1))
+    grad[1:, :] += np.abs(np.diff(g, axis=0))
+    return cv2.integral(grad)
+
+
+def settle_shift(
+    grey: np.ndarray, fx: AxisFit, fy: AxisFit, integral: np.ndarray | None = None
+) -> tuple[AxisFit, AxisFit]:
     """Choose between the fitted grid and the grid moved one cell along an axis.
 
     A board margin as wide as a cell, bounded by the board's edge, mimics one more row of
     cells; the real end row has printed content (mean gradient in the cells' centres) on most of
     its cells, the margin does not.
     """
-    g = grey.astype(np.float32)
-    grad = np.zeros_like(g)
-    grad[:, 1:] += np.abs(np.diff(g, axis=1))
-    grad[1:, :] += np.abs(np.diff(g, axis=0))
-    integral = cv2.integral(grad)
-    h, w = g.shape
+    if integral is None:
+        integral = gradient_integral(grey)
+    h, w = grey.shape[:2]
 
     def options(f: AxisFit, size: int) -> list[AxisFit]:
         out = []

@@ -31,6 +31,7 @@ from companion.vision.grid import (
     doubled,
     fit_axis,
     framed_fit,
+    gradient_integral,
     gradient_profiles,
     row_profile,
     settle_shift,
@@ -246,7 +247,7 @@ def fit_grid_in_quad(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, fl
 
 
 def grid_options_in_quad(
-    grey: np.ndarray, quad: np.ndarray, count: int = DEEP_OPTIONS
+    grey: np.ndarray, quad: np.ndarray, min_score: float, count: int = DEEP_OPTIONS
 ) -> list[tuple[np.ndarray, float]]:
     """Several 10x10 grids a faint candidate may hold, best first: (grid quad, score).
 
@@ -275,10 +276,13 @@ def grid_options_in_quad(
     if framed[0] is not None and framed[1] is not None:
         combos.append((framed[0], framed[1]))
     out = []
+    integral = gradient_integral(warped) if SETTLE else None
     for fx, fy in combos:
         score = min(fx.score, fy.score)
+        if score < min_score:
+            continue
         if SETTLE:
-            fx, fy = settle_shift(warped, fx, fy)
+            fx, fy = settle_shift(warped, fx, fy, integral)
         grid = apply_homography(np.linalg.inv(hom), _rect_from_fits(fx, fy))
         out.append((order_quad(grid), score))
     return out
@@ -466,7 +470,7 @@ def _coarse_fits(
     )
     coarse = []
     for q, src in kept[:limit]:
-        fits = grid_options_in_quad(grey, q) if deep else [fit_grid_in_quad(grey, q)]
+        fits = grid_options_in_quad(grey, q, min_score) if deep else [fit_grid_in_quad(grey, q)]
         for fit in fits:
             if fit is not None and fit[1] >= min_score:
                 coarse.append((fit[1], fit[0] / scale, src))
