@@ -183,3 +183,38 @@ def test_bold_printed_hearts_are_ink_and_a_red_chip_among_them_is_a_chip():
     assert symbols[4, 5] == "R"
     hearts[4, 5] = False
     assert set(symbols[hearts]) == {"."}
+
+
+def test_colour_running_along_boundaries_is_a_cover_not_a_chip():
+    from companion.vision.chips import cell_shape, coloured_corners, coloured_sides
+
+    shape = cell_shape(CW, CH)
+    mask = np.zeros((10 * CH, 10 * CW), np.uint8)
+    cv2.circle(mask, (7 * CW + 12 + 5, 1 * CH + 12 + 4), 8, 255, -1)  # a chip pushed off-centre
+    cv2.rectangle(mask, (2 * CW - 6, 3 * CH - 5), (4 * CW + 6, 5 * CH + 5), 255, -1)  # a card back
+    sides, corners = coloured_sides(mask, shape), coloured_corners(mask, shape)
+    assert sides[1, 7] <= 1 and sides[1, 8] <= 1
+    assert corners[1, 7] == 0  # no disc inside a cell reaches its corners
+    assert (sides[3:5, 2:4] >= 2).all() and (corners[3:5, 2:4] >= 2).all()
+    assert sides[8, 8] == 0
+    row = np.zeros_like(mask)  # a row of chips as big as their cells, touching each other
+    for c in range(1, 9):
+        cv2.circle(row, (c * CW + 12, 5 * CH + 12), 12, 255, -1)
+    assert not coloured_corners(row, shape).any()
+    # a green board: every gap is chip-coloured; that is the board's own, not a cover
+    board = mask.copy()
+    for k in range(11):
+        board[:, max(0, k * CW - 1) : k * CW + 2] = 255
+        board[max(0, k * CH - 1) : k * CH + 2, :] = 255
+    assert coloured_sides(board, shape)[8, 8] == 0
+    # a chip whose colour runs along two of its boundaries is read as unknown
+    img = _grid()
+    _disc(img, 6, 6, (170, 70, 20))
+    feats, _ = chips.measure(img, ColourProfile())
+    assert chips.classify(feats)[0][6, 6] == "B"
+    along, over = feats.coloured_sides.copy(), feats.coloured_corners.copy()
+    along[6, 6] = over[6, 6] = 2
+    assert chips.classify(replace(feats, coloured_sides=along))[0][6, 6] == "B"
+    assert (
+        chips.classify(replace(feats, coloured_sides=along, coloured_corners=over))[0][6, 6] == "?"
+    )

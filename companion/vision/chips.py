@@ -65,6 +65,9 @@ class CellFeatures:
     dark_blob: np.ndarray  # dark pixels surviving the erosion: a solid dark object, not ink
     white: np.ndarray  # the cell's brightest part relative to the typical cell's (card visible?)
     red_ink: np.ndarray  # raw red fraction in the inner cell
+    # of the cell's 4 boundaries / 4 corner points, how many lie in chip colours
+    coloured_sides: np.ndarray | None = None
+    coloured_corners: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,53 @@ def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.n
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
 
 
+SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
+
+
+def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Per cell, how many of its 4 boundaries run mostly (``SIDE_COLOURED``) in chip colours.
+
+    A chip is a disc inside its cell: even pushed off-centre it crosses at most one boundary
+    for about 40 % of its length. A card lying face down, a sleeve or a coloured object is
+    bigger than a cell and its colour runs along whole boundaries. What the board's own
+    boundaries show (a green board's gaps) does not count: only the excess over their median.
+    """
+    hh, ww = any_chip.shape
+    offsets = np.arange(-1, 2)
+    xs = np.clip(np.arange(11)[:, None] * shape.w + offsets, 0, ww - 1)
+    ys = np.clip(np.arange(11)[:, None] * shape.h + offsets, 0, hh - 1)
+    cols = any_chip[:, xs].max(axis=2).reshape(10, shape.h, 11)
+    rows = any_chip[ys, :].max(axis=1).reshape(11, 10, shape.w)
+    vert = cols.mean(axis=1, dtype=np.float32) / 255.0  # 10 x 11
+    horiz = rows.mean(axis=2, dtype=np.float32) / 255.0  # 11 x 10
+    # the board's own: inner boundaries (gaps, printed lines) and its outer edge (a margin
+    # may be blue or green) each against their own median
+    inner = float(np.median(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()])))
+    outer = float(np.median(np.concatenate([vert[:, [0, 10]].ravel(), horiz[[0, 10]].ravel()])))
+    own_v = np.full((1, 11), inner, np.float32)
+    own_v[0, [0, 10]] = outer
+    own_h = np.full((11, 1), inner, np.float32)
+    own_h[[0, 10], 0] = outer
+    on_v = (vert - own_v) >= SIDE_COLOURED
+    on_h = (horiz - own_h) >= SIDE_COLOURED
+    return on_v[:, :10].astype(np.float32) + on_v[:, 1:] + on_h[:10] + on_h[1:]
+
+
+def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Per cell, how many of its 4 corner points (grid intersections, 3x3 pixels) lie in chip
+    colours beyond what the board's own intersections show.
+
+    No disc inside a cell reaches its corners, nor do two neighbouring discs both reach the
+    point they share: only something bigger than a chip lying over the grid does."""
+    hh, ww = any_chip.shape
+    offsets = np.arange(-1, 2)
+    xs = np.clip((np.arange(11)[:, None] * shape.w + offsets).ravel(), 0, ww - 1)
+    ys = np.clip((np.arange(11)[:, None] * shape.h + offsets).ravel(), 0, hh - 1)
+    points = any_chip[np.ix_(ys, xs)].reshape(11, 3, 11, 3).mean(axis=(1, 3)) / 255.0
+    on = (points - float(np.median(points[1:10, 1:10]))) >= SIDE_COLOURED
+    return on[:10, :10].astype(np.float32) + on[:10, 1:] + on[1:, :10] + on[1:, 1:]
+
+
 @dataclass(slots=True)
 class MeasureCache:
     """What changes slowly for a fixed camera (white balance, the border palette); refreshed
@@ -304,6 +354,8 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), True, shape),
         white=whites / (float(np.median(whites)) + 1.0),
         red_ink=raw["R"],
+        coloured_sides=coloured_sides(any_chip, shape),
+        coloured_corners=coloured_corners(any_chip, shape),
     )
     return feats, gains
 
@@ -389,6 +441,12 @@ def classify(
         # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
         causes["boundaries_gone"] = feats.edges_missing >= EDGES_GONE
         causes["hand_at_chip"] = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+        if feats.coloured_sides is not None and feats.coloured_corners is not None:
+            # a "chip" whose colour runs along its boundaries and over its corners is something
+            # bigger lying there (a row of chips touching each other leaves the corners free)
+            causes["colour_across_boundaries"] = (
+                is_chip & (feats.coloured_sides >= 2) & (feats.coloured_corners >= 2)
+            )
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
