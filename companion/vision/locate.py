@@ -54,6 +54,7 @@ REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
 DEEP_OPTIONS = 6  # grids tried per candidate on the second look (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
+OPEN_DISC = 0.06  # opened outlines: the disc that cuts arms off, as a share of the frame
 LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
@@ -122,6 +123,26 @@ def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
     edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     return _quads_from_mask(edges, grey.size, cv2.RETR_LIST)
+
+
+def opened_outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
+    """Board outlines with an arm or a hand that reaches onto the board cut off.
+
+    The regions inside closed edge outlines are filled and opened with a disc a few percent of
+    the frame wide: an arm, a sleeve or a card touching the board is narrower than that and
+    falls away, the board stays, and its outline simplifies to 4 corners again.
+    """
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(grey)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    k = max(3, int(OPEN_DISC * min(grey.shape)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc)
+    return _quads_from_mask(opened, grey.size, cv2.RETR_EXTERNAL)
 
 
 def cell_candidates(grey: np.ndarray) -> list[np.ndarray]:
@@ -456,6 +477,8 @@ def _coarse_fits(
     if colour is not None:
         saturation = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[:, :, 1]
         per_source.insert(1, [(q, "colour-outline") for q in outline_candidates(saturation)])
+    if deep:
+        per_source.append([(q, "opened-outline") for q in opened_outline_candidates(grey)])
     if deep:
         cands = [c for group in _interleave(per_source) for c in group]
     else:
