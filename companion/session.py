@@ -120,6 +120,11 @@ class GameSession:
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
         self._after_gap = False  # frames were lost (camera outage) since the last settled board
+        # cells the vision could not read in any reading of the current still spell, and the
+        # cells that stayed unreadable through a whole still spell since the last move: a
+        # move made on one of those may have gone unseen (see _on_settled)
+        self._unseen_now: set[Cell] | None = None
+        self._unseen_since_move: set[Cell] = set()
         self._latest: Frame | None = None
         self._latest_reading: BoardReading | None = None
         self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
@@ -168,6 +173,7 @@ class GameSession:
         """
         self._clear_wait()
         self._just_cleared = None
+        self._forget_unseen()
         if reset_tracker:
             self.tracker.reset(self.game.board_strings(), rearm=True)
         if self.game.is_over:
@@ -255,6 +261,7 @@ class GameSession:
             if reading is not None:
                 self._latest_reading = reading
             update = self.tracker.update(frame.timestamp, motion, reading)
+            self._note_unseen(update.status, reading, update.hidden)
             if reading is not None:
                 self._unreadable = [cell_name(c) for c in update.hidden]
             self._latest = frame
@@ -265,6 +272,21 @@ class GameSession:
         if frame.timestamp - self._last_tick >= FRAME_EVENT_INTERVAL:
             self._last_tick = frame.timestamp
             self._emit({"type": "frame", "index": frame.index, "timestamp": frame.timestamp})
+
+    def _note_unseen(self, status: str, reading: BoardReading | None, hidden: tuple) -> None:
+        """Keep track of cells unreadable through a whole still spell (between hand visits)."""
+        if reading is None:
+            if status == WATCHING and self._unseen_now is not None:  # a hand: the spell ended
+                self._unseen_since_move |= self._unseen_now
+                self._unseen_now = None
+        elif reading.board_found:
+            seen_hidden = set(hidden)
+            now = self._unseen_now
+            self._unseen_now = seen_hidden if now is None else now & seen_hidden
+
+    def _forget_unseen(self) -> None:
+        self._unseen_now = None
+        self._unseen_since_move = set()
 
     @property
     def reader(self) -> Any:
@@ -305,9 +327,14 @@ class GameSession:
         just_cleared = None if declared else self._just_cleared
         meaning = interpret(change, game.color_to_move, just_cleared)
         after_gap, self._after_gap = self._after_gap, False
-        if meaning.kind == MISMATCH and after_gap and declared is None and not game.is_over:
+        if meaning.kind == MISMATCH and declared is None and not game.is_over:
             missed = interpret_catch_up(change, _turn_colors(game), just_cleared)
-            if missed is not None:
+            # several placements in turn order are the moves played meanwhile when the camera
+            # was away, or when every earlier one lies on a cell that stayed unreadable through
+            # a whole still spell (a chip the vision could not see until later)
+            if missed is not None and (
+                after_gap or all(m.cell in self._unseen_since_move for m in missed[:-1])
+            ):
                 self._catch_up(missed, frame)
                 return
         if meaning.kind == NONE:
@@ -361,6 +388,7 @@ class GameSession:
         self._rulings.append(ruling_json)
         if ruling.legal:
             self._declared = None
+            self._forget_unseen()
             self._just_cleared = move.cell if move.kind == "remove" else None
             self._clear_wait()
             if frame is not None:

@@ -72,3 +72,20 @@ def test_a_catch_up_must_leave_no_doubt():
     back = BoardChange.between(EMPTY, board_with(D5="G", C1="B"))
     assert interpret_catch_up(back, ["blue", "green"], just_cleared=parse_cell("C1")) is None
     assert interpret_catch_up(back, ["blue", "green"]) is not None
+
+
+def test_unreadable_reads_neither_confirm_nor_break_a_pending_change():
+    """C3 is read blue 3 times in 0.3 s, then only '?': the change completes when its window
+    has passed, without waiting for a fourth blue read that may never come."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    chip, unread = board_with(C3="B"), board_with(C3="?")
+    updates = feed(tracker, [(0.3, 0.0, chip), (0.5, 0.0, unread)], start=1.0)
+    (when, board), = settled(updates)  # fmt: skip
+    assert board == chip and when == 1.5
+    # too few reads before the '?': nothing changes, however long the wait
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    updates = feed(tracker, [(0.2, 0.0, chip), (2.0, 0.0, unread)], start=1.0)
+    assert settled(updates) == []  # the board it had announced is unchanged
+    assert tracker.stable_board == EMPTY

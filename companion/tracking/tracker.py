@@ -236,12 +236,16 @@ class BoardTracker:
         return ["".join(row) for row in rows]
 
     def _observe(self, timestamp: float, cells: list[str], hidden: set) -> None:
-        window = self.config.still_window
         for r in range(SIZE):
             row = cells[r]
             for c in range(SIZE):
-                if (r, c) in CORNERS or (r, c) in hidden:
-                    continue  # an unreadable cell keeps its value and its pending change
+                if (r, c) in CORNERS:
+                    continue
+                if (r, c) in hidden:  # an unreadable cell keeps its value and its pending
+                    # change; a reading that says nothing neither confirms nor breaks that
+                    # change, which completes once its window has passed with enough reads
+                    self._promote_if_confirmed(r, c, timestamp)
+                    continue
                 seen = row[c]
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
@@ -253,12 +257,19 @@ class BoardTracker:
                     self._candidate_since[r][c] = timestamp
                     self._candidate_reads[r][c] = 0
                 self._candidate_reads[r][c] += 1
-                if (
-                    timestamp - self._candidate_since[r][c] >= window - 1e-9
-                    and self._candidate_reads[r][c] >= self.config.min_reads
-                ):
-                    self._stable[r][c] = seen
-                    self._candidate[r][c] = None
+                self._promote_if_confirmed(r, c, timestamp)
+
+    def _promote_if_confirmed(self, r: int, c: int, timestamp: float) -> None:
+        """A pending value becomes the cell's value once it was the only value read there for
+        the window, and read at least ``min_reads`` times."""
+        seen = self._candidate[r][c]
+        if (
+            seen is not None
+            and timestamp - self._candidate_since[r][c] >= self.config.still_window - 1e-9
+            and self._candidate_reads[r][c] >= self.config.min_reads
+        ):
+            self._stable[r][c] = seen
+            self._candidate[r][c] = None
 
     def _maybe_settle(self, timestamp: float) -> TrackerUpdate:
         if self._still_since is None:
