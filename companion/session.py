@@ -252,7 +252,7 @@ class GameSession:
 
     def process_frame(self, frame: Frame) -> None:
         """Feed one frame (the background thread and ``companion replay`` both call this)."""
-        motion = self._motion.update(frame.image)
+        motion = self._motion.update(frame.image, self._watched_region())
         # the vision runs outside the lock so the web page is never kept waiting by it
         reading = None
         if self.tracker.wants_reading(frame.timestamp, motion):
@@ -272,6 +272,14 @@ class GameSession:
         if frame.timestamp - self._last_tick >= FRAME_EVENT_INTERVAL:
             self._last_tick = frame.timestamp
             self._emit({"type": "frame", "index": frame.index, "timestamp": frame.timestamp})
+
+    def _watched_region(self) -> np.ndarray | None:
+        """The board's corners from the last reading that found it: motion beside the board
+        does not count. ``None`` (the whole frame) until a board has been found."""
+        reading = self._latest_reading
+        if reading is None or not reading.board_found or reading.corners is None:
+            return None
+        return reading.corners
 
     def _note_unseen(self, status: str, reading: BoardReading | None, hidden: tuple) -> None:
         """Keep track of cells unreadable through a whole still spell (between hand visits)."""

@@ -193,3 +193,19 @@ def test_frame_rates_must_be_finite_and_positive(tmp_path, video, fps):
     assert info.value.code == "bad_fps"
     with pytest.raises(CaptureError):
         FolderSource(tmp_path, fps=fps)
+
+
+def test_with_the_board_located_only_motion_on_and_around_it_counts():
+    base = np.full((480, 640, 3), 120, np.uint8)
+    board = np.float32([[200, 150], [440, 150], [440, 330], [200, 330]])
+    beside = base.copy()
+    cv2.rectangle(beside, (0, 0), (90, 200), (90, 140, 200), -1)  # a hand reaching for a card
+    onto = base.copy()
+    cv2.rectangle(onto, (300, 0), (360, 200), (90, 140, 200), -1)  # an arm onto the board
+    for changed, whole, region in ((beside, True, False), (onto, True, True)):
+        meter = MotionMeter()
+        meter.update(base, board)
+        assert (meter.update(changed, board) > 0.01) is region
+        meter = MotionMeter()
+        meter.update(base)
+        assert (meter.update(changed) > 0.01) is whole  # no board known: the whole frame

@@ -2,6 +2,11 @@
 
 The tracker never sees images; it gets this one number per frame. A hand entering the picture
 moves a large share of the pixels, camera noise and a chip appearing under a hand do not.
+
+Once the board has been located, only changes over the board and a margin around it count
+(``region``): a player reaching for a card or a drink beside the board does not hold the game
+up, while a hand coming onto the board is seen while it crosses the margin. The score stays a
+share of the whole small frame, so the threshold means the same number of pixels either way.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import numpy as np
 
 SMALL_WIDTH = 96  # pixels
 PIXEL_THRESHOLD = 18  # grey levels a pixel must change by to count as moving
+REGION_MARGIN = 0.3  # the watched region: the board's quad grown by this share about its centre
 
 
 def small_grey(image: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
@@ -27,26 +33,61 @@ def small_grey(image: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
     return cv2.GaussianBlur(grey, (3, 3), 0)
 
 
-def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
-    """Share (0..1) of small-grey pixels that changed by more than ``PIXEL_THRESHOLD``."""
+def motion_score(
+    previous: np.ndarray | None, current: np.ndarray, mask: np.ndarray | None = None
+) -> float:
+    """Share (0..1) of small-grey pixels that changed by more than ``PIXEL_THRESHOLD``, counting
+    only pixels inside ``mask`` (same shape, non-zero = watched) when one is given."""
     if previous is None or previous.shape != current.shape:
         return 1.0
-    diff = cv2.absdiff(previous, current)
-    return float(np.count_nonzero(diff > PIXEL_THRESHOLD)) / diff.size
+    moving = cv2.absdiff(previous, current) > PIXEL_THRESHOLD
+    if mask is not None:
+        moving &= mask.astype(bool)
+    return float(np.count_nonzero(moving)) / moving.size
+
+
+def region_mask(
+    corners: np.ndarray, image_shape: tuple[int, ...], small_shape: tuple[int, int]
+) -> np.ndarray:
+    """A ``small_shape`` mask of the quad ``corners`` (image points of a ``image_shape`` frame)
+    grown by ``REGION_MARGIN`` about its centre."""
+    quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    grown = centre + (quad - centre) * (1.0 + REGION_MARGIN)
+    scale = np.array([small_shape[1] / image_shape[1], small_shape[0] / image_shape[0]])
+    points = np.round(grown * scale).astype(np.int32)
+    mask = np.zeros(small_shape, np.uint8)
+    cv2.fillConvexPoly(mask, points, 1)
+    return mask
 
 
 class MotionMeter:
-    """Stateful wrapper: feed every frame, get its motion score against the previous one."""
+    """Stateful wrapper: feed every frame, get its motion score against the previous one.
+
+    ``region`` (the board's four corners in image points, or ``None`` for the whole frame)
+    limits the score to the board and its margin."""
 
     def __init__(self, width: int = SMALL_WIDTH) -> None:
         self.width = width
         self._previous: np.ndarray | None = None
+        self._mask_key: tuple | None = None
+        self._mask: np.ndarray | None = None
 
-    def update(self, image: np.ndarray) -> float:
+    def update(self, image: np.ndarray, region: np.ndarray | None = None) -> float:
         current = small_grey(image, self.width)
-        score = motion_score(self._previous, current)
+        score = motion_score(self._previous, current, self._region_mask(region, image, current))
         self._previous = current
         return score
+
+    def _region_mask(
+        self, region: np.ndarray | None, image: np.ndarray, small: np.ndarray
+    ) -> np.ndarray | None:
+        if region is None:
+            return None
+        key = (tuple(np.round(np.asarray(region, float).ravel(), 1)), image.shape[:2])
+        if key != self._mask_key:
+            self._mask_key, self._mask = key, region_mask(region, image.shape, small.shape[:2])
+        return self._mask
 
     def reset(self) -> None:
         self._previous = None
