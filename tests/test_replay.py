@@ -128,6 +128,9 @@ def test_replay_names_the_players(tmp_path, capsys):
         (["{demo}", "--fps", "0"], "--fps must be a finite number above 0"),
         (["{demo}", "--players", "Ann:purple,Bo:green"], "team colour 'purple'"),
         (["{notimg}"], "holds no frame OpenCV can decode"),
+        (["{demo}", "--give-up", "0"], "--give-up must be a finite number of seconds above 0"),
+        (["{demo}", "--give-up", "nan"], "--give-up must be a finite number of seconds above 0"),
+        (["{demo}", "--follow"], "only a folder of frames can be followed"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(tmp_path, capsys, args, message):
