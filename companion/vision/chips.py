@@ -22,6 +22,7 @@ from companion.vision.colour import (
     cell_white_colours,
     colour_masks,
     flatten_light,
+    light_gains,
     local_whites,
     white_gains,
 )
@@ -96,6 +97,15 @@ class CellShape:
     @functools.cached_property
     def inner_share(self) -> float:
         return float(self.inner[: self.h, : self.w].mean())
+
+    @functools.cached_property
+    def boundary_xs(self) -> np.ndarray:
+        """Pixel columns of the 11 vertical cell boundaries (the last one inside the image)."""
+        return np.minimum(np.arange(11) * self.w, 10 * self.w - 1)
+
+    @functools.cached_property
+    def boundary_ys(self) -> np.ndarray:
+        return np.minimum(np.arange(11) * self.h, 10 * self.h - 1)
 
     @functools.cached_property
     def ring_pixels(self) -> np.ndarray:
@@ -234,7 +244,7 @@ def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.n
     """
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     hh, ww = grey.shape
-    white = float(np.median(whites)) + 1.0
+    white = float(_middle(whites.ravel(), 0)) + 1.0
     offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
     # every boundary k = 0..10 at once: the darkest of the pixels near it, then per cell side
     xs = np.clip(np.arange(11)[:, None] * shape.w + offsets, 0, ww - 1)  # 11 x pool
@@ -251,6 +261,8 @@ def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.n
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
 
 
+_ACROSS_V = np.ones((1, 3), np.uint8)
+_ACROSS_H = np.ones((3, 1), np.uint8)
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
 
 
@@ -260,26 +272,24 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     A chip is a disc inside its cell: even pushed off-centre it crosses at most one boundary
     for about 40 % of its length. A card lying face down, a sleeve or a coloured object is
     bigger than a cell and its colour runs along whole boundaries. What the board's own
-    boundaries show (a green board's gaps) does not count: only the excess over their median.
+    boundaries show (a green board's gaps, a blue margin) does not count: only the excess over
+    the median of the inner boundaries (of the outer edge, for the outer ones).
     """
-    hh, ww = any_chip.shape
-    offsets = np.arange(-1, 2)
-    xs = np.clip(np.arange(11)[:, None] * shape.w + offsets, 0, ww - 1)
-    ys = np.clip(np.arange(11)[:, None] * shape.h + offsets, 0, hh - 1)
-    cols = any_chip[:, xs].max(axis=2).reshape(10, shape.h, 11)
-    rows = any_chip[ys, :].max(axis=1).reshape(11, 10, shape.w)
-    vert = cols.mean(axis=1, dtype=np.float32) / 255.0  # 10 x 11
-    horiz = rows.mean(axis=2, dtype=np.float32) / 255.0  # 11 x 10
-    # the board's own: inner boundaries (gaps, printed lines) and its outer edge (a margin
-    # may be blue or green) each against their own median
-    inner = float(np.median(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()])))
-    outer = float(np.median(np.concatenate([vert[:, [0, 10]].ravel(), horiz[[0, 10]].ravel()])))
-    own_v = np.full((1, 11), inner, np.float32)
-    own_v[0, [0, 10]] = outer
-    own_h = np.full((11, 1), inner, np.float32)
-    own_h[[0, 10], 0] = outer
-    on_v = (vert - own_v) >= SIDE_COLOURED
-    on_h = (horiz - own_h) >= SIDE_COLOURED
+    xs, ys = shape.boundary_xs, shape.boundary_ys
+    # a pixel either side of each boundary counts (a grid a pixel off); area resizes average
+    # each boundary over each cell's side
+    cols = cv2.dilate(any_chip, _ACROSS_V)[:, xs].astype(np.float32)  # H x 11
+    rows = cv2.dilate(any_chip, _ACROSS_H)[ys, :].astype(np.float32)  # 11 x W
+    vert = cv2.resize(cols, (11, 10), interpolation=cv2.INTER_AREA) / 255.0  # 10 x 11
+    horiz = cv2.resize(rows, (10, 11), interpolation=cv2.INTER_AREA) / 255.0  # 11 x 10
+    inner = _middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()]), 0)
+    outer = _middle(np.concatenate([vert[:, ::10].ravel(), horiz[::10].ravel()]), 0)
+    vert[:, 1:10] -= inner
+    vert[:, ::10] -= outer
+    horiz[1:10] -= inner
+    horiz[::10] -= outer
+    on_v = vert >= SIDE_COLOURED
+    on_h = horiz >= SIDE_COLOURED
     return on_v[:, :10].astype(np.float32) + on_v[:, 1:] + on_h[:10] + on_h[1:]
 
 
@@ -289,12 +299,9 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
 
     No disc inside a cell reaches its corners, nor do two neighbouring discs both reach the
     point they share: only something bigger than a chip lying over the grid does."""
-    hh, ww = any_chip.shape
-    offsets = np.arange(-1, 2)
-    xs = np.clip((np.arange(11)[:, None] * shape.w + offsets).ravel(), 0, ww - 1)
-    ys = np.clip((np.arange(11)[:, None] * shape.h + offsets).ravel(), 0, hh - 1)
-    points = any_chip[np.ix_(ys, xs)].reshape(11, 3, 11, 3).mean(axis=(1, 3)) / 255.0
-    on = (points - float(np.median(points[1:10, 1:10]))) >= SIDE_COLOURED
+    points = cv2.blur(any_chip, (3, 3))[np.ix_(shape.boundary_ys, shape.boundary_xs)]
+    points = points.astype(np.float32) / 255.0
+    on = (points - _middle(points[1:10, 1:10].ravel(), 0)) >= SIDE_COLOURED
     return on[:10, :10].astype(np.float32) + on[:10, 1:] + on[1:, :10] + on[1:, 1:]
 
 
@@ -306,15 +313,29 @@ class MeasureCache:
     every: int = 15
     gains: np.ndarray | None = None
     palette: np.ndarray | None = None
+    light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
     age: int = 0
 
 
-def normalise(grid_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def normalise(
+    grid_bgr: np.ndarray, cache: MeasureCache | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The grid image with the light divided out cell by cell (``colour.flatten_light``), and
-    each cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures)."""
+    each cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures).
+
+    With a ``cache`` not due for a refresh, the light measured on an earlier frame is reused
+    (a fixed camera's light changes slowly); each cell's own white is measured every frame."""
     own = cell_white_colours(grid_bgr)
-    near = local_whites(own)
-    img = flatten_light(grid_bgr, near)
+    size = (grid_bgr.shape[1], grid_bgr.shape[0])
+    light = cache.light if cache is not None and cache.age < cache.every else None
+    if light is not None and light[1].shape[:2] == size[::-1]:
+        near, gains = light
+    else:
+        near = local_whites(own)
+        gains = light_gains(near, size)
+        if cache is not None:
+            cache.light = (near, gains)
+    img = flatten_light(grid_bgr, near, gains)
     whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
     return img, np.minimum(whites, 255.0)
 
@@ -327,7 +348,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.gains is None or cache.age >= cache.every
     gains = white_gains(grid_bgr) if fresh else cache.gains
-    img, whites = normalise(grid_bgr)
+    img, whites = normalise(grid_bgr, cache)
     masks = colour_masks(img, profile)
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
@@ -352,7 +373,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         glare=_per_cell(blown_out(grid_bgr), True, shape),
         dark=_per_cell(masks["dark"], True, shape),
         dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), True, shape),
-        white=whites / (float(np.median(whites)) + 1.0),
+        white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
         coloured_corners=coloured_corners(any_chip, shape),
@@ -509,7 +530,7 @@ def classify(
         seed[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # the free corners' emblems are not covers
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # chip colour on the border beyond the board's own (a green board has green gaps)
-        chip_border = feats.ring_chip - float(np.median(feats.ring_chip))
+        chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))
         causes["next_to_cover"] = (
             near
             & ~occluded

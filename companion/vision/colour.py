@@ -103,13 +103,20 @@ def local_whites(own: np.ndarray) -> np.ndarray:
     return cv2.medianBlur(own, 5).astype(np.float32) + 1.0
 
 
-def flatten_light(bgr: np.ndarray, whites: np.ndarray) -> np.ndarray:
-    """Divide out the light: every pixel over the (smoothly interpolated) white near it, so
-    the board's white sits at ``WHITE_LEVEL`` everywhere whatever the gradients, vignetting,
-    colour temperature or mixed light. ``whites`` from :func:`local_whites`."""
-    h, w = bgr.shape[:2]
-    gain = cv2.resize(WHITE_LEVEL / whites, (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(bgr, gain, dtype=cv2.CV_8U)
+def light_gains(whites: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Per-pixel gains (``size`` = (w, h), float BGR) that bring the white near every pixel
+    (smoothly interpolated from :func:`local_whites`) to ``WHITE_LEVEL``."""
+    return cv2.resize(WHITE_LEVEL / whites, size, interpolation=cv2.INTER_LINEAR)
+
+
+def flatten_light(bgr: np.ndarray, whites: np.ndarray, gains: np.ndarray | None = None):
+    """Divide out the light: every pixel over the white near it, so the board's white sits at
+    ``WHITE_LEVEL`` everywhere whatever the gradients, vignetting, colour temperature or mixed
+    light. ``whites`` from :func:`local_whites`; ``gains`` from :func:`light_gains` (reused
+    while the light stays the same)."""
+    if gains is None:
+        gains = light_gains(whites, (bgr.shape[1], bgr.shape[0]))
+    return cv2.multiply(bgr, gains, dtype=cv2.CV_8U)
 
 
 def _percentile_u8(img: np.ndarray, q: float) -> float:
@@ -119,15 +126,14 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
 
 
 def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:
-    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows) and
-    ``glare`` (blown-out white). ``cv2.inRange`` keeps this cheap enough for every frame."""
+    """uint8 masks (0/255) per chip colour, plus ``skin`` and ``dark`` (black ink, shadows).
+    ``cv2.inRange`` keeps this cheap enough for every frame."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     s_min, v_min = profile.min_saturation, profile.min_value
     masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
     skin = _hue_range(hsv, profile.skin, 40, 80)
     masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
     masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_level(hsv)))
-    masks["glare"] = cv2.inRange(hsv, (0, 0, 250), (180, 29, 255))
     return masks
 
 
