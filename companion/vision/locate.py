@@ -51,6 +51,7 @@ DEEP_MAX_CANDIDATES = 16
 DEEP_WORK_SIDE = 1280
 DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit one homography
 REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
+MAX_CELL_ASPECT = 2.2  # see plausible_cells
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
 DEEP_OPTIONS = 6  # grids tried per candidate on the second look (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
@@ -320,6 +321,7 @@ REFINE_SIDE = 320
 REFINE_PAD = 0.08
 REFINE_BLUR = 0.14
 REFINE_ENDS = False
+PEAK_MIN = 1.2  # refine_grid fits only line peaks this many times the profile's mean
 
 
 def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np.ndarray, float]:
@@ -360,12 +362,17 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
             for k, pos, st in peak_positions(py, expected, pitch, reach):
                 rows.append((centre, pos, k, 1))
                 strengths.append(st)
-        fit = _fit_grid_homography(np.array(rows, dtype=np.float64))
+        obs, strengths = np.array(rows, dtype=np.float64), np.array(strengths)
+        # a washed-out stretch (glare) still yields a "peak" per line, at a random place:
+        # only peaks that stand out from the profile are fitted
+        strong = strengths > PEAK_MIN
+        fit = _fit_grid_homography(obs[strong] if strong.sum() >= 12 else obs)
         if fit is None:
             score = 0.0
             break
-        g, resid = fit
-        explained = (resid < 0.05) & (np.array(strengths) > 1.0)
+        g = fit[0]
+        resid = _line_residuals(g, obs)
+        explained = (resid < 0.05) & (strengths > 1.0)
         score = float(explained.sum() / (4 * np.sum(expected >= 0)))
         grid_corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
         corners = apply_homography(np.linalg.inv(g), grid_corners)
@@ -394,6 +401,13 @@ def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float, reac
         yield k, i + float(np.clip(off, -1, 1)), float(b)
 
 
+def _line_residuals(g: np.ndarray, obs: np.ndarray) -> np.ndarray:
+    """How far (in cells) homography ``g`` puts each observation from its grid line."""
+    pts = np.stack([obs[:, 0], obs[:, 1], np.ones(len(obs))], axis=1) @ g.T
+    uv = pts[:, :2] / pts[:, 2:3]
+    return np.abs(np.where(obs[:, 3] == 0, uv[:, 0], uv[:, 1]) - obs[:, 2])
+
+
 def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Least-squares homography (straightened px -> grid units) from line observations, and
     each observation's residual in cells."""
@@ -412,9 +426,7 @@ def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | Non
         a[:, 6], a[:, 7] = -k * x, -k * y
         sol, *_ = np.linalg.lstsq(a, k, rcond=None)
         g = np.append(sol, 1.0).reshape(3, 3)
-        pts = np.stack([obs[:, 0], obs[:, 1], np.ones(len(obs))], axis=1) @ g.T
-        uv = pts[:, :2] / pts[:, 2:3]
-        resid = np.abs(np.where(obs[:, 3] == 0, uv[:, 0], uv[:, 1]) - obs[:, 2])
+        resid = _line_residuals(g, obs)
         new_keep = resid < max(0.08, 3 * np.median(resid))
         if new_keep.sum() < 12 or (new_keep == keep).all():
             break
@@ -452,6 +464,8 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         grid, fit_score = refine_grid(full, quad, rounds=2)
         if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
             continue  # a grid whose lines a homography does not explain: often a cell off
+        if not plausible_cells(grid):
+            continue  # a card's patterned back, a tiled floor: no board has such cells
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
             out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score))
@@ -459,6 +473,16 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
     # off, and such a grid can still read plausibly: it is not offered
     best_lines = max((o.lines for o in out), default=0.0)
     return [o for o in out if o.lines >= RELATIVE_LINES_MIN * best_lines]
+
+
+def plausible_cells(quad: np.ndarray) -> bool:
+    """Whether a grid's cells look like a board's on screen: wider than tall by at most
+    ``MAX_CELL_ASPECT`` either way (cells up to 1.5x wide, seen under up to 40 degrees of tilt)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    width = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
+    height = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
+    ratio = width / max(height, 1e-9)
+    return 1 / MAX_CELL_ASPECT <= ratio <= MAX_CELL_ASPECT
 
 
 def _coarse_fits(
