@@ -1,11 +1,13 @@
 """Pure geometry and grid-fitting functions of the vision pipeline."""
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.vision.geometry import (
     apply_homography,
     canonical_corners,
+    corner_error,
     homography,
     is_convex,
     order_quad,
@@ -16,6 +18,12 @@ from companion.vision.geometry import (
 )
 from companion.vision.grid import axis_options, doubled, fit_axis, framed_fit
 from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
+from companion.vision.locate import (
+    opened_outline_candidates,
+    outline_candidates,
+    plausible_cells,
+    refine_grid,
+)
 from companion.vision.orient import vote_orientation
 
 SQUARE = np.array([[10, 10], [110, 12], [108, 90], [12, 88]], float)
@@ -157,3 +165,49 @@ def test_framed_fit_spans_the_grid_between_its_strong_frame_lines():
     assert fit.start == pytest.approx(42.5, abs=1.5)
     assert fit.pitch == pytest.approx(24.75, abs=0.2)
     assert framed_fit(np.ones(333), 0.385, 0.98) is None  # no strong peaks, no frame
+
+
+def _drawn_grid(glare: bool, seed: int = 0) -> np.ndarray:
+    """A 400x400 grey picture of a board whose 10x10 grid spans (50, 50)-(350, 350)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((400, 400), 60, np.uint8)
+    cv2.rectangle(img, (30, 30), (370, 370), 215, -1)
+    for k in range(11):
+        p = 50 + 30 * k
+        cv2.line(img, (p, 50), (p, 350), 90, 2)
+        cv2.line(img, (50, p), (350, p), 90, 2)
+    noise = rng.normal(0, 4, img.shape).clip(-20, 20)
+    img = (img + noise).clip(0, 255)
+    if glare:  # a soft glare spot washes the lower half of the grid out
+        yy, xx = np.mgrid[0:400, 0:400]
+        a = np.clip(1.6 * np.exp(-((xx - 200) ** 2 + (yy - 300) ** 2) / (2 * 90.0**2)), 0, 1)
+        img = img * (1 - a) + 252 * a
+    return img.astype(np.uint8)
+
+
+GRID = np.array([[50, 50], [350, 50], [350, 350], [50, 350]], float)
+
+
+@pytest.mark.parametrize("glare", [False, True])
+def test_refine_grid_corrects_corners_even_with_half_the_grid_washed_out(glare):
+    start = GRID + np.array([[6, -5], [-4, 6], [5, 5], [-6, -4]])
+    quad, score = refine_grid(_drawn_grid(glare), start)
+    assert corner_error(order_quad(quad), GRID) < 2.5  # was 55 px with glare before PEAK_MIN
+    assert score >= 0.6
+
+
+def test_grids_with_implausibly_long_cells_are_not_boards():
+    assert plausible_cells(np.array([[0, 0], [150, 0], [150, 100], [0, 100]], float))
+    assert plausible_cells(np.array([[0, 0], [100, 0], [100, 190], [0, 190]], float))
+    assert not plausible_cells(np.array([[0, 0], [180, 0], [180, 70], [0, 70]], float))
+
+
+def test_an_object_touching_the_board_is_cut_off_its_outline():
+    img = np.full((480, 640), 50, np.uint8)
+    board = np.array([[200, 120], [440, 130], [430, 360], [210, 350]], np.int32)
+    cv2.fillPoly(img, [board], 200)
+    cv2.line(img, (60, 430), (300, 250), 200, 18)  # as bright as the board: one outline
+    plain = [corner_error(order_quad(q), board) for q in outline_candidates(img)]
+    opened = [corner_error(order_quad(q), board) for q in opened_outline_candidates(img)]
+    assert min(plain, default=1e9) > 100
+    assert min(opened) < 8
