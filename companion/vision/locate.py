@@ -461,7 +461,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         if any(np.max(np.linalg.norm(quad - t, axis=1)) < 0.3 * cell for t in tried):
             continue  # the same grid from another candidate: refined and judged already
         tried.append(quad)
-        grid, fit_score = refine_grid(full, quad, rounds=2)
+        grid, fit_score = refine_grid(full, quad, rounds=2 if deep or not out else 1)
         if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
             continue  # a grid whose lines a homography does not explain: often a cell off
         if not plausible_cells(grid):
