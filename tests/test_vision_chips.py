@@ -218,3 +218,23 @@ def test_colour_running_along_boundaries_is_a_cover_not_a_chip():
     assert (
         chips.classify(replace(feats, coloured_sides=along, coloured_corners=over))[0][6, 6] == "?"
     )
+
+
+def test_faded_printing_is_a_card_but_a_washed_out_chip_stays_unknown():
+    # haze: every card's pips are pale grey, below every colour class; one chip is washed out
+    # to a pale tint with a faint rim (the faint marks alone would make it look printed)
+    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
+            for dx, dy in ((7, 7), (15, 15), (7, 15)):
+                cv2.circle(img, (x + dx, y + dy), 1, (175, 178, 180), -1)
+    centre = (4 * CW + 12, 6 * CH + 12)
+    cv2.circle(img, centre, 8, (200, 228, 200), -1)  # a green chip washed almost white
+    cv2.circle(img, centre, 8, (170, 190, 170), 1)
+    symbols, _ = _read(img)
+    assert symbols[6, 4] == "?"
+    others = np.ones((10, 10), bool)
+    others[5:8, 3:6] = False  # the washed-out chip and the cells around it
+    assert set(symbols[others]) == {"."}

@@ -69,6 +69,8 @@ class CellFeatures:
     # of the cell's 4 boundaries / 4 corner points, how many lie in chip colours
     coloured_sides: np.ndarray | None = None
     coloured_corners: np.ndarray | None = None
+    faint_print: np.ndarray | None = None  # thin strokes a little darker than the card (faded ink)
+    tinted_blob: np.ndarray | None = None  # broad areas of any colour, however pale
 
 
 @dataclass(frozen=True)
@@ -231,7 +233,28 @@ def _middle(a: np.ndarray, axis: int) -> np.ndarray:
     return np.take(np.partition(a, k, axis=axis), k, axis=axis).astype(np.float32)
 
 
-def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
+CORNERS = np.zeros((10, 10), bool)
+CORNERS[[0, 0, 9, 9], [0, 9, 0, 9]] = True  # the free corners (may be plain)
+PALE_BLOB_MAX = 0.05  # a broad tint over more of the cell than this may be a washed-out chip
+FAINT_LEVEL = 0.82  # of the white: a stroke this much darker is printing, however faded
+
+
+def faint_print(grey: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Per cell, the share of its inner part in thin strokes at least a little darker than the
+    card (``grey``: the light-flattened grid image, white at ``WHITE_LEVEL``).
+
+    Haze, blur and glare fade small printed pips below every colour class, yet they still show
+    as thin marks darker than the card; a washed-out chip or a plain card lying on the board is
+    a broad, even area, which the opening (an erosion then a dilation) keeps and so does not
+    count here."""
+    _, faint = cv2.threshold(grey, FAINT_LEVEL * WHITE_LEVEL, 255, cv2.THRESH_BINARY_INV)
+    thin = cv2.subtract(faint, cv2.morphologyEx(faint, cv2.MORPH_OPEN, _ERODE))
+    return _per_cell(thin, True, shape)
+
+
+def missing_edges(
+    img: np.ndarray, whites: np.ndarray, shape: CellShape, grey: np.ndarray | None = None
+) -> np.ndarray:
     """Per cell, how many of its 4 boundaries (the gap or printed line to its neighbours) do
     not show: 0..4.
 
@@ -242,7 +265,8 @@ def missing_edges(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.n
     relative to the cells' white; a boundary with much less contrast than the typical one is
     missing. The board's outer boundary counts for the outer cells.
     """
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    if grey is None:
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     hh, ww = grey.shape
     white = float(_middle(whites.ravel(), 0)) + 1.0
     offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
@@ -361,13 +385,14 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         if fresh:
             cache.gains, cache.palette, cache.age = gains, palette, 0
         cache.age += 1
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
     chip_ring = any_chip.reshape(-1)[shape.ring_pixels] > 0
     feats = CellFeatures(
         chip=chip,
         raw=raw,
         ring=ring_anomaly(rings, palette, chip_ring),
-        edges_missing=missing_edges(img, whites, shape),
+        edges_missing=missing_edges(img, whites, shape, grey),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
         skin=_per_cell(masks["skin"], True, shape),
         glare=_per_cell(blown_out(grid_bgr), True, shape),
@@ -378,6 +403,11 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         coloured_sides=coloured_sides(any_chip, shape),
         coloured_corners=coloured_corners(any_chip, shape),
     )
+    content = feats.red_ink + feats.dark + raw["B"] + raw["G"] + feats.skin
+    if (content < BLANK_CONTENT)[~CORNERS].any():
+        # only a board with cells that look blank pays for the look at faded printing
+        feats.faint_print = faint_print(grey, shape)
+        feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
     return feats, gains
 
 
@@ -518,6 +548,11 @@ def classify(
     # every real cell shows printing (rank, suit, pips, a picture) or a chip: a blank cell is
     # covered by something plain (a card lying on the board, paper, a washed-out spot)
     content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
+    if covers and feats.faint_print is not None and feats.tinted_blob is not None:
+        # faded printing shows a card; unless a broad pale tint is there too: the faint marks
+        # may be the rim of a chip washed out by glare or haze. Judging a located grid
+        # (``covers=False``) does without it: a grid a little off must not read better
+        content = content + np.where(feats.tinted_blob < PALE_BLOB_MAX, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain

@@ -126,7 +126,8 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
 
 
 def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:
-    """uint8 masks (0/255) per chip colour, plus ``skin`` and ``dark`` (black ink, shadows).
+    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows) and
+    ``tinted`` (any colour, however pale).
     ``cv2.inRange`` keeps this cheap enough for every frame."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     s_min, v_min = profile.min_saturation, profile.min_value
@@ -134,9 +135,12 @@ def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarra
     skin = _hue_range(hsv, profile.skin, 40, 80)
     masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
     masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_level(hsv)))
+    # any tint at all, however washed out (a chip under haze or glare keeps a little)
+    masks["tinted"] = cv2.inRange(hsv, (0, TINT_MIN, v_min), (180, 255, 255))
     return masks
 
 
+TINT_MIN = 30  # saturation (of 255) above which a pixel has some colour
 DARK_MAX = 89  # of 255 with the white at WHITE_LEVEL: black ink, shadows
 DARK_SHARE = 0.33  # ... or this share of the way from the darkest ink up to the white
 
