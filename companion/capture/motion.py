@@ -16,7 +16,8 @@ import numpy as np
 
 SMALL_WIDTH = 96  # pixels
 PIXEL_THRESHOLD = 18  # grey levels a pixel must change by to count as moving
-REGION_MARGIN = 0.3  # the watched region: the board's quad grown by this share about its centre
+REGION_MARGIN = 0.6  # the watched region: the board's quad grown by this share about its
+# centre (30 % of its size on each side: room for a board located a cell or two off)
 
 
 def small_grey(image: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
