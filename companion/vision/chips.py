@@ -475,6 +475,7 @@ def classify(
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         foreign = (feats.ring > RING_MAX).astype(np.float32)
+        foreign[CORNERS] = 0  # a free corner's emblem is no sign of a hand beside the chip
         around = np.ones((3, 3), np.float32)
         around[1, 1] = 0
         solid_chip &= cv2.filter2D(foreign, -1, around, borderType=cv2.BORDER_CONSTANT) == 0
