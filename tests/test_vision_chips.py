@@ -212,7 +212,8 @@ def test_colour_running_along_boundaries_is_a_cover_not_a_chip():
     _disc(img, 6, 6, (170, 70, 20))
     feats, _ = chips.measure(img, ColourProfile())
     assert chips.classify(feats)[0][6, 6] == "B"
-    along, over = feats.coloured_sides.copy(), feats.coloured_corners.copy()
+    assert feats.coloured_corners is None  # measured only where colour runs along sides
+    along, over = feats.coloured_sides.copy(), np.zeros((10, 10), np.float32)
     along[6, 6] = over[6, 6] = 2
     assert chips.classify(replace(feats, coloured_sides=along))[0][6, 6] == "B"
     assert (

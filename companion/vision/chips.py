@@ -21,6 +21,7 @@ from companion.vision.colour import (
     ColourProfile,
     cell_white_colours,
     colour_masks,
+    dark_level,
     flatten_light,
     light_gains,
     local_whites,
@@ -338,6 +339,7 @@ class MeasureCache:
     gains: np.ndarray | None = None
     palette: np.ndarray | None = None
     light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
+    dark_max: int | None = None  # the dark-ink level measured with the light
     age: int = 0
 
 
@@ -373,7 +375,12 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
     fresh = cache is None or cache.gains is None or cache.age >= cache.every
     gains = white_gains(grid_bgr) if fresh else cache.gains
     img, whites = normalise(grid_bgr, cache)
-    masks = colour_masks(img, profile)
+    dark_max = None  # measured on this picture, or kept with the light by a fixed camera
+    if cache is not None:
+        if fresh or cache.dark_max is None:
+            cache.dark_max = dark_level(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
+        dark_max = cache.dark_max
+    masks = colour_masks(img, profile, dark_max)
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
         m = masks[sym]
@@ -401,8 +408,9 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
-        coloured_corners=coloured_corners(any_chip, shape),
     )
+    if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
+        feats.coloured_corners = coloured_corners(any_chip, shape)
     content = feats.red_ink + feats.dark + raw["B"] + raw["G"] + feats.skin
     if (content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing

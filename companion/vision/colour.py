@@ -125,16 +125,19 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
     return float(np.searchsorted(cdf, cdf[-1] * q / 100.0))
 
 
-def colour_masks(bgr: np.ndarray, profile: ColourProfile) -> dict[str, np.ndarray]:
-    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows) and
-    ``tinted`` (any colour, however pale).
-    ``cv2.inRange`` keeps this cheap enough for every frame."""
+def colour_masks(
+    bgr: np.ndarray, profile: ColourProfile, dark_max: int | None = None
+) -> dict[str, np.ndarray]:
+    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows, at
+    or below ``dark_max``, by default :func:`dark_level` of this picture) and ``tinted`` (any
+    colour, however pale). ``cv2.inRange`` keeps this cheap enough for every frame."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     s_min, v_min = profile.min_saturation, profile.min_value
     masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
     skin = _hue_range(hsv, profile.skin, 40, 80)
     masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
-    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_level(hsv)))
+    dark_max = dark_level(hsv) if dark_max is None else dark_max
+    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_max))
     # any tint at all, however washed out (a chip under haze or glare keeps a little)
     masks["tinted"] = cv2.inRange(hsv, (0, TINT_MIN, v_min), (180, 255, 255))
     return masks
