@@ -321,7 +321,8 @@ REFINE_SIDE = 320
 REFINE_PAD = 0.08
 REFINE_BLUR = 0.14
 REFINE_ENDS = False
-PEAK_MIN = 1.2  # refine_grid fits only line peaks this many times the profile's mean
+PEAK_WEIGHT_FLOOR = 0.02  # refine_grid: a peak's weight is its height over the mean, plus this
+PEAK_MIN = 1.1  # ... and a peak lower than this many times the mean weighs only the floor
 
 
 def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np.ndarray, float]:
@@ -363,10 +364,11 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
                 rows.append((centre, pos, k, 1))
                 strengths.append(st)
         obs, strengths = np.array(rows, dtype=np.float64), np.array(strengths)
-        # a washed-out stretch (glare) still yields a "peak" per line, at a random place:
-        # only peaks that stand out from the profile are fitted
-        strong = strengths > PEAK_MIN
-        fit = _fit_grid_homography(obs[strong] if strong.sum() >= 12 else obs)
+        # a washed-out stretch (glare) still yields a "peak" per line, at a random place: each
+        # peak weighs by how far it stands out from the profile's mean (a faint but clean grid
+        # keeps all its lines, with equal weights)
+        weights = np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
+        fit = _fit_grid_homography(obs, weights)
         if fit is None:
             score = 0.0
             break
@@ -408,11 +410,14 @@ def _line_residuals(g: np.ndarray, obs: np.ndarray) -> np.ndarray:
     return np.abs(np.where(obs[:, 3] == 0, uv[:, 0], uv[:, 1]) - obs[:, 2])
 
 
-def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Least-squares homography (straightened px -> grid units) from line observations, and
-    each observation's residual in cells."""
+def _fit_grid_homography(
+    obs: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Weighted least-squares homography (straightened px -> grid units) from line
+    observations, and each observation's residual in cells."""
     if len(obs) < 12:
         return None
+    w = np.sqrt(np.ones(len(obs)) if weights is None else np.asarray(weights, np.float64))
     keep = np.ones(len(obs), bool)
     g = None
     for _ in range(2):
@@ -424,7 +429,7 @@ def _fit_grid_homography(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | Non
         a[u, 0], a[u, 1], a[u, 2] = x[u], y[u], 1
         a[~u, 3], a[~u, 4], a[~u, 5] = x[~u], y[~u], 1
         a[:, 6], a[:, 7] = -k * x, -k * y
-        sol, *_ = np.linalg.lstsq(a, k, rcond=None)
+        sol, *_ = np.linalg.lstsq(a * w[keep, None], k * w[keep], rcond=None)
         g = np.append(sol, 1.0).reshape(3, 3)
         resid = _line_residuals(g, obs)
         new_keep = resid < max(0.08, 3 * np.median(resid))
