@@ -542,8 +542,16 @@ def classify(
             # as bold as this board's ink, and no bigger
             | ((best < ink_best) & not_solid & (raw_best < min(ink_raw, INK_BOLD_RAW_MAX)))
             # one big printed pip (an ace): a red chip fills more of its cell, and one whose
-            # hue leans to orange shows that as skin-coloured pixels beside its red
-            | ((best < CHIP_MIN) & not_solid & (raw_best < PIP_RAW_MAX) & (feats.skin < 0.05))
+            # hue leans to orange shows that as skin-coloured pixels beside its red; only on a
+            # cell whose four boundaries all show (the rest of a chip under a loose card's edge
+            # is a red part-disc of that size)
+            | (
+                (best < CHIP_MIN)
+                & not_solid
+                & (raw_best < PIP_RAW_MAX)
+                & (feats.skin < 0.05)
+                & (feats.edges_missing == 0)
+            )
         )
     )
 
@@ -561,7 +569,9 @@ def classify(
         # faded printing shows a card; unless a broad pale tint is there too: the faint marks
         # may be the rim of a chip washed out by glare or haze. Judging a located grid
         # (``covers=False``) does without it: a grid a little off must not read better
-        content = content + np.where(feats.tinted_blob < PALE_BLOB_MAX, feats.faint_print, 0)
+        # nor where a boundary is hidden: a plain card lying there shows faint marks too
+        faded = (feats.tinted_blob < PALE_BLOB_MAX) & (feats.edges_missing == 0)
+        content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain

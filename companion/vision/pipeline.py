@@ -27,6 +27,8 @@ from companion.vision.reading import CORNER, BoardReading
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
+MOVED_UNKNOWN = 0.5  # a fast-path reading suddenly this unreadable ...
+MOVED_CONTRAST = 0.8  # ... with the grid lines this much fainter: perhaps the board moved
 REORIENT_MARGIN = 0.3
 LOCATE_CANDIDATES = 3
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
@@ -105,6 +107,7 @@ class BoardReader:
         self._contrast0: float | None = None  # boundary contrast when the grid was located
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
+        self._last_unknown = 0.0  # share of '?' in the last reading
         self._last_vote = None
         self._frames_since_vote = 0
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
@@ -135,10 +138,16 @@ class BoardReader:
                 self._contrast0 = contrast
             if contrast >= max(STILL_THERE_MIN, STILL_THERE_RATIO * self._contrast0):
                 reading = self._read_grid(grid, notes)
+                if (
+                    _unknown_share(reading) > MOVED_UNKNOWN >= self._last_unknown
+                    and contrast < MOVED_CONTRAST * self._contrast0
+                ):
+                    reading = self._relocate_if_better(bgr, reading, notes)
             else:
                 notes.append("board moved or hidden: located again")
         if reading is None:
             reading = self._locate_and_read(bgr, notes)
+        self._last_unknown = _unknown_share(reading)
         reading.elapsed_ms = (time.perf_counter() - t0) * 1000
         reading.notes = notes
         return reading
@@ -167,6 +176,21 @@ class BoardReader:
         self._orientation_fixed = True
 
     # -- internals ----------------------------------------------------------------------------
+    def _relocate_if_better(self, bgr: np.ndarray, reading: BoardReading, notes: list[str]):
+        """Most cells turned unreadable at once and the grid lines faded: a board moved to
+        overlap its old place still shows some lines there. Locate again (once per such
+        change, not every frame of a hand over the board); keep the new place only if it reads
+        better, else the board is just covered."""
+        kept = (self.quad, self.orientation, self.located_by, self._cache, self._contrast0)
+        kept_vote = self._last_vote
+        located = self._locate_and_read(bgr, [])
+        if located.board_found and _unknown_share(located) < _unknown_share(reading):
+            notes.append("most cells unreadable at the known place: located again")
+            return located
+        self.quad, self.orientation, self.located_by, self._cache, self._contrast0 = kept
+        self._last_vote = kept_vote
+        return reading
+
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
         """Locate and read; when that finds no readable board, look again more thoroughly
         (fainter grids, every candidate, a finer copy of the frame)."""
@@ -362,6 +386,13 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
             for e in ends:
                 out[e] = True
     return out
+
+
+def _unknown_share(reading: BoardReading) -> float:
+    """Share of a reading's 96 playing cells that are '?' (1.0 without a board)."""
+    if not reading.board_found or reading.cells is None:
+        return 1.0
+    return sum(row.count("?") for row in reading.cells) / 96.0
 
 
 def _unprinted_share(symbols: np.ndarray, feats) -> float:
