@@ -26,6 +26,8 @@ from companion.cli import main
         (["--pin", "12"], "--pin must be 4 to 12 letters or digits"),
         (["--source", "/no/such/video.mp4"], "cannot open source /no/such/video.mp4"),
         (["--db", "/no/such/folder/game.db"], "cannot use database"),
+        (["--follow"], "--follow needs --source FOLDER"),
+        (["--follow", "--source", "/no/such/video.mp4"], "--follow needs --source FOLDER"),
     ],
 )
 def test_bad_options_exit_2_with_one_clear_line(argv, message, capsys):
@@ -34,6 +36,19 @@ def test_bad_options_exit_2_with_one_clear_line(argv, message, capsys):
     assert message in err
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_follow_reads_a_frame_folder_live(tmp_path):
+    from companion.cli import build_parser
+    from companion.commands.serve import build_session
+
+    args = build_parser().parse_args(["serve", "--source", str(tmp_path), "--follow"])
+    session, label = build_session(args)
+    try:
+        assert str(tmp_path) in label
+        assert session.source.live  # read as it arrives, not paced like a recording
+    finally:
+        session.source.close()
 
 
 def test_a_taken_port_exits_3(capsys):

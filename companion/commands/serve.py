@@ -59,6 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--viewers", type=int, default=20, help="viewers to size the server for (default 20)"
     )
     parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="--source is a folder a phone app is still writing frames to: read new frames live",
+    )
+    parser.add_argument(
         "--stream-fps",
         type=float,
         default=5.0,
@@ -138,8 +143,10 @@ def build_session(args: argparse.Namespace) -> tuple[Any, str]:
     except DemoMissing as exc:
         raise UsageError(str(exc)) from None
     label = spec if args.source is not None else f"the bundled demo game ({spec})"
+    if args.follow and (args.source is None or not Path(args.source).is_dir()):
+        raise UsageError("--follow needs --source FOLDER (a folder that frames are written to)")
     try:
-        source = open_source(spec)
+        source = open_source(spec, follow=args.follow)
     except CaptureError as exc:
         raise UsageError(f"cannot open source {spec}: {exc.message}") from None
     if not getattr(source, "live", False):
