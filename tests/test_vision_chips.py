@@ -239,3 +239,55 @@ def test_faded_printing_is_a_card_but_a_washed_out_chip_stays_unknown():
     others = np.ones((10, 10), bool)
     others[5:8, 3:6] = False  # the washed-out chip and the cells around it
     assert set(symbols[others]) == {"."}
+
+
+def _crosshatch(img, r, c, bgr, step=3):
+    """Thin lines every ``step`` pixels over the inside of one cell (a patterned card back)."""
+    x0, y0 = c * CW + 3, r * CH + 3
+    for k in range(0, CW - 6, step):
+        cv2.line(img, (x0 + k, y0), (x0 + k, y0 + CH - 7), bgr, 1)
+        cv2.line(img, (x0, y0 + k), (x0 + CW - 7, y0 + k), bgr, 1)
+
+
+def test_blue_pattern_the_erosion_removes_is_unknown_not_an_empty_cell():
+    # a chip seen only through a patterned card back: much blue, none of it solid
+    img = _grid()
+    _crosshatch(img, 4, 4, (170, 70, 20))
+    feats, _ = chips.measure(img, ColourProfile())
+    assert feats.raw["B"][4, 4] >= chips.EMPTY_RAW_BG_MAX and feats.chip["B"][4, 4] < 0.05
+    why = {}
+    symbols, conf = chips.classify(feats, why=why)
+    assert symbols[4, 4] == "?" and conf[4, 4] == 0.0
+    assert why["undecided"][4, 4]
+    others = np.ones((10, 10), bool)
+    others[3:6, 3:6] = False
+    assert set(symbols[others]) == {"."}
+
+
+def _navy_grid():
+    """Cards on a board whose gaps read as blue chip colour (a navy board)."""
+    img = _grid()
+    for k in range(11):
+        cv2.line(img, (k * CW, 0), (k * CW, 10 * CH), (110, 40, 20), 2)
+        cv2.line(img, (0, k * CH), (10 * CW, k * CH), (110, 40, 20), 2)
+    return img
+
+
+def test_red_reaching_over_a_border_next_to_a_cover_is_unknown_on_a_navy_board():
+    # a red card back lies over cells (4, 6) and the corner of (3, 5): the covered cell is
+    # unknown, and the red corner in (3, 5) is no chip, though it is as solid as one
+    img = _navy_grid()
+    cv2.rectangle(img, (6 * CW - 2, 4 * CH - 2), (7 * CW + 2, 5 * CH + 2), (40, 30, 200), -1)
+    cv2.rectangle(img, (5 * CW + 11, 3 * CH + 11), (6 * CW + 2, 4 * CH + 2), (40, 30, 200), -1)
+    _disc(img, 7, 2, (40, 30, 200))  # a real red chip elsewhere stays a chip
+    feats, _ = chips.measure(img, ColourProfile())
+    assert feats.ring_colour is not None
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[4, 6] == "?"
+    assert symbols[3, 5] == "?" and why["next_to_cover"][3, 5]
+    assert symbols[7, 2] == "R"
+    # without the colour-by-colour border measure, the navy gaps hide the red over the border
+    feats.ring_colour = None
+    old, _ = chips.classify(feats)
+    assert old[3, 5] == "R"

@@ -50,6 +50,9 @@ INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chi
 INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
+EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
+NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
+NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
 
 @dataclass(slots=True)
@@ -72,6 +75,8 @@ class CellFeatures:
     coloured_corners: np.ndarray | None = None
     faint_print: np.ndarray | None = None  # thin strokes a little darker than the card (faded ink)
     tinted_blob: np.ndarray | None = None  # broad areas of any colour, however pale
+    # per chip colour, the fraction of the cell's border ring in that colour
+    ring_colour: dict[str, np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -394,6 +399,10 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         cache.age += 1
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
+    ring_colour = {
+        sym: (masks[sym].reshape(-1)[shape.ring_pixels] > 0).mean(axis=1).reshape(10, 10)
+        for sym in CHIP_SYMBOLS
+    }
     chip_ring = any_chip.reshape(-1)[shape.ring_pixels] > 0
     feats = CellFeatures(
         chip=chip,
@@ -408,6 +417,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
+        ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
     )
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
@@ -471,7 +481,10 @@ def classify(
     )
     # empty: no chip colour worth the name (beyond what the empty board itself shows)
     empty_conf = np.clip(1 - (best - base) / EMPTY_MAX, 0, 1) * 0.5 + 0.5
-    is_empty = (best < EMPTY_MAX + base) & ~is_chip
+    # blue and green are never printed: much of either that the erosion removes is a chip
+    # seen only in part (under a patterned card back, between fingers), not an empty cell
+    raw_bg = np.maximum(feats.raw["B"], feats.raw["G"])
+    is_empty = (best < EMPTY_MAX + base) & ~is_chip & (raw_bg < EMPTY_RAW_BG_MAX)
 
     # something over the cell: foreign colours on its border, no card white visible at all,
     # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
@@ -585,6 +598,10 @@ def classify(
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))
+        if feats.ring_colour is not None:
+            # colour by colour: a navy board's gaps read blue, yet red over its border stands out
+            for ring_s in feats.ring_colour.values():
+                chip_border = np.maximum(chip_border, ring_s - float(_middle(ring_s.ravel(), 0)))
         causes["next_to_cover"] = (
             near
             & ~occluded
@@ -594,6 +611,8 @@ def classify(
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
                 | edge_sign
+                | (~is_chip & (raw_bg > NEAR_RAW_BG))
+                | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
             )
         )
         occluded = occluded | causes["next_to_cover"]
