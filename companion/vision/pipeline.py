@@ -23,6 +23,7 @@ from companion.vision.geometry import (
 from companion.vision.grid import LINES
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
+from companion.vision.placement import chip_placement
 from companion.vision.reading import CORNER, BoardReading
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
@@ -204,6 +205,8 @@ class BoardReader:
                 notes.extend(deep_notes)
                 notes.append("found on a second, closer look")
                 return second
+        if not reading.board_found and any(t[1] == "misplaced" for t in self._trials):
+            notes.append("a grid was found, but chips sit across its cell boundaries: not read")
         return reading
 
     def _locate_and_read_once(self, bgr: np.ndarray, notes: list[str], deep: bool) -> BoardReading:
@@ -234,6 +237,17 @@ class BoardReader:
             trial_notes: list[str] = []
             reading = self._read_grid(grid, trial_notes, judge=True)
             if not reading.board_found:
+                continue
+            placement = chip_placement(grid, self.profile)
+            if placement.misplaced:
+                # chips across the grid's boundaries: the grid is off, and each such chip would
+                # be read in the wrong cell. Never report it; try once the grid moved by the
+                # chips' common offset (a grid off by a part of a cell along one axis)
+                self._trials.append((source, "misplaced", placement.straddling_count))
+                dx, dy = placement.grid_offset()
+                if not source.endswith("+moved") and max(abs(dx), abs(dy)) > 0.1:
+                    moved = shifted_quad(quad, dx, dy)
+                    trials.insert(i + 1, (moved, source + "+moved", handicap))
                 continue
             first_ok = first_ok or i == 0
             plausibility = self._last_plausibility - handicap

@@ -1,0 +1,85 @@
+"""Self-check of a located grid: do the chips sit inside their cells?
+
+A chip is a disc lying inside one cell (players push it off-centre, but by well under a third of
+a cell). On a grid located half a cell to a cell off, or stretched so that one side drifts off,
+many chips sit across the grid's boundaries instead, and every such chip is read in the wrong
+cell or in two cells at once. Counting the chips whose centre lies near a boundary of the
+straightened grid tells a misplaced grid from a right one before any cell is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision import chips
+from companion.vision.colour import ColourProfile, colour_masks
+
+STRADDLE = 0.25  # a chip centre this far (in cells) from its cell's centre, along either axis
+MISPLACED_MIN = 5  # ... on at least this many chips ...
+MISPLACED_SHARE = 0.3  # ... and this share of the chips found: the grid is misplaced
+CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
+_ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+@dataclass(frozen=True, slots=True)
+class ChipPlacement:
+    """Chips found in a straightened grid and where their centres lie within their cells."""
+
+    offsets: np.ndarray  # (n, 2): chip centre minus cell centre, in cells (x, y), in [-0.5, 0.5]
+    cells: np.ndarray  # (n, 2): the (row, col) each centre lies in
+
+    @property
+    def straddling(self) -> np.ndarray:
+        """Boolean per chip: its centre lies close to a cell boundary."""
+        if not len(self.offsets):
+            return np.zeros(0, bool)
+        return np.abs(self.offsets).max(axis=1) > STRADDLE
+
+    @property
+    def misplaced(self) -> bool:
+        """Many chips straddle the grid's boundaries: the grid is not where the cells are."""
+        n = int(self.straddling.sum())
+        return n >= MISPLACED_MIN and n >= MISPLACED_SHARE * len(self.offsets)
+
+    @property
+    def straddling_count(self) -> int:
+        return int(self.straddling.sum())
+
+    def grid_offset(self) -> tuple[float, float]:
+        """The chips' common offset from their cell centres (x, y, in cells): how far the grid
+        must move to put them back in the middle. Averaged around the circle, as a chip half a
+        cell off shows +0.5 or -0.5 alike."""
+        if not len(self.offsets):
+            return (0.0, 0.0)
+        turns = np.exp(2j * np.pi * self.offsets).mean(axis=0)
+        return tuple(float(np.angle(t) / (2 * np.pi)) for t in turns)
+
+
+def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
+    """Chip-sized blobs of an eroded chip-colour mask (uint8, a grid image of 10x10 cells)."""
+    h, w = any_chip.shape[0] / 10.0, any_chip.shape[1] / 10.0
+    n, _, stats, centres = cv2.connectedComponentsWithStats(any_chip)
+    offsets, cells = [], []
+    lo, hi = CHIP_AREA[0] * w * h, CHIP_AREA[1] * w * h
+    for i in range(1, n):
+        _, _, bw, bh, area = stats[i]
+        if not lo <= area <= hi or bw > 1.1 * w or bh > 1.1 * h:
+            continue  # ink strokes, specks, or something bigger than a chip (a card, a sleeve)
+        u, v = centres[i][0] / w, centres[i][1] / h
+        col, row = min(int(u), 9), min(int(v), 9)
+        offsets.append((u - col - 0.5, v - row - 0.5))
+        cells.append((row, col))
+    return ChipPlacement(
+        np.array(offsets, np.float64).reshape(-1, 2), np.array(cells).reshape(-1, 2)
+    )
+
+
+def chip_placement(grid_bgr: np.ndarray, profile: ColourProfile) -> ChipPlacement:
+    """Find the chips of a straightened grid image and where they sit within their cells."""
+    img, _ = chips.normalise(grid_bgr)
+    masks = colour_masks(img, profile)
+    any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
+    return chip_discs(cv2.erode(any_chip, _ERODE))

@@ -1,0 +1,86 @@
+"""The self-check of a located grid: chips sit inside their cells, or the grid is off."""
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.commands.render import frame_spec
+from companion.render import random_spec, render_frame
+from companion.vision import analyze_image
+from companion.vision.colour import ColourProfile
+from companion.vision.geometry import screen_quad
+from companion.vision.pipeline import shifted_quad, warp_grid
+from companion.vision.placement import chip_discs, chip_placement
+
+CELL_W, CELL_H = 30, 24
+
+
+def _disc_mask(centres_in_cells) -> np.ndarray:
+    mask = np.zeros((10 * CELL_H, 10 * CELL_W), np.uint8)
+    for u, v in centres_in_cells:
+        cv2.circle(mask, (int(u * CELL_W), int(v * CELL_H)), 9, 255, -1)
+    return mask
+
+
+def test_chips_in_the_middle_of_their_cells_pass():
+    p = chip_discs(_disc_mask([(c + 0.5, r + 0.5) for r, c in ((0, 1), (2, 3), (4, 4), (7, 2))]))
+    assert len(p.offsets) == 4
+    assert p.cells.tolist() == [[0, 1], [2, 3], [4, 4], [7, 2]]
+    assert np.abs(p.offsets).max() < 0.05
+    assert not p.misplaced
+
+
+def test_chips_half_a_cell_off_make_the_grid_misplaced_and_give_the_way_back():
+    spots = [(c + 0.5 + 0.45, r + 0.5) for r, c in ((1, 1), (2, 3), (4, 4), (5, 6), (7, 2), (8, 7))]
+    p = chip_discs(_disc_mask(spots))
+    assert p.straddling_count == 6
+    assert p.misplaced
+    dx, dy = p.grid_offset()
+    assert dx == pytest.approx(0.45, abs=0.05) and abs(dy) < 0.05
+
+
+def test_a_few_chips_pushed_to_a_border_do_not_condemn_the_grid():
+    right = [(c + 0.5, r + 0.5) for r in range(1, 9, 2) for c in range(1, 9, 2)]  # 16 chips
+    pushed = [(1.9, 0.5), (4.5, 2.9), (6.1, 6.5)]  # three players' sloppy placements
+    p = chip_discs(_disc_mask(right + pushed))
+    assert p.straddling_count == 3
+    assert not p.misplaced
+
+
+def test_something_bigger_than_a_chip_is_not_counted():
+    mask = np.zeros((10 * CELL_H, 10 * CELL_W), np.uint8)
+    cv2.rectangle(mask, (10, 10), (100, 70), 255, -1)  # a face-down card or a sleeve
+    assert len(chip_discs(mask).offsets) == 0
+
+
+@pytest.fixture(scope="module")
+def misplaced_frame():
+    # frame 35 of `companion render --seed 7400001 --art text` (1024x768, tilt 35 degrees,
+    # lens distortion, wrinkles, glare): the locator places the grid's top edge about half a
+    # cell off, which read 9 cells confidently wrong before this check
+    spec = frame_spec(
+        7400001, 35, art="text", hands=0.2, no_board=0.0, size=None, max_tilt=40.0, lens=0.6
+    )
+    return render_frame(spec)
+
+
+def test_the_true_grid_passes_and_a_grid_half_a_cell_off_fails(misplaced_frame):
+    image, truth = misplaced_frame
+    quad = screen_quad(truth.corners, truth.orientation)
+    right = chip_placement(warp_grid(image, quad), ColourProfile())
+    assert len(right.offsets) >= 20 and not right.misplaced
+    off = chip_placement(warp_grid(image, shifted_quad(quad, 0.0, 0.5)), ColourProfile())
+    assert off.misplaced
+
+
+def test_a_misplaced_grid_is_not_reported_as_a_board(misplaced_frame):
+    image, _ = misplaced_frame
+    reading = analyze_image(image)
+    assert not reading.board_found
+    assert "chips sit across its cell boundaries" in " ".join(reading.notes)
+
+
+def test_a_board_free_table_stays_board_free():
+    spec = random_spec(np.random.default_rng(5), board=False, size=(640, 480))
+    image, _ = render_frame(spec)
+    assert not analyze_image(image).board_found
