@@ -291,3 +291,20 @@ def test_red_reaching_over_a_border_next_to_a_cover_is_unknown_on_a_navy_board()
     feats.ring_colour = None
     old, _ = chips.classify(feats)
     assert old[3, 5] == "R"
+
+
+def test_a_pale_hand_over_a_chip_hides_the_printing_and_is_unknown():
+    # a pale hand lies over the chip of (5, 5) inside its cell: no blue shows, no printing
+    # either, only a broad skin tint; the cell must not read as an empty card
+    img = _grid()
+    _disc(img, 5, 5, (170, 70, 20))
+    cv2.ellipse(img, (5 * CW + 12, 5 * CH + 12), (9, 9), 0, 0, 360, (165, 195, 230), -1)
+    cv2.rectangle(img, (1 * CW + 2, 1 * CH + 2), (2 * CW - 3, 2 * CH - 3), (232, 236, 238), -1)
+    feats, _ = chips.measure(img, ColourProfile())
+    assert feats.skin[5, 5] > chips.PALE_SKIN and feats.chip["B"][5, 5] < 0.02
+    why = {}
+    symbols, conf = chips.classify(feats, why=why)
+    assert symbols[5, 5] == "?" and conf[5, 5] == 0.0 and why["pale_cover"][5, 5]
+    assert symbols[1, 1] == "?"  # the plain card lying there
+    assert not why["pale_cover"].sum() - 1  # printed cards are not taken for a pale hand
+    assert symbols[8, 8] == "."

@@ -52,6 +52,8 @@ PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
+PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
+PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
 
@@ -586,6 +588,17 @@ def classify(
         faded = (feats.tinted_blob < PALE_BLOB_MAX) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
+    if covers and feats.tinted_blob is not None:
+        # a pale hand: skin spread broadly over a cell that shows none of its printing (the
+        # chip under it too is hidden; the skin above made the cell look printed)
+        printed = feats.dark + feats.red_ink
+        causes["pale_cover"] = (
+            (symbols == ".")
+            & (printed < PRINT_MIN)
+            & (feats.skin > PALE_SKIN)
+            & (feats.tinted_blob > PALE_SKIN)
+        )
+        blank = blank | causes["pale_cover"]
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
     causes["blank"] = blank
