@@ -401,11 +401,17 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         cache.age += 1
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
+    # the three colours packed as bits of one image: one look-up of the ring pixels serves
+    # the border in any chip colour and in each colour
+    bits = {sym: np.uint8(1 << i) for i, sym in enumerate(CHIP_SYMBOLS)}
+    packed = cv2.bitwise_or(
+        cv2.bitwise_or(masks["B"] & bits["B"], masks["G"] & bits["G"]), masks["R"] & bits["R"]
+    )
+    ring_bits = packed.reshape(-1)[shape.ring_pixels]
     ring_colour = {
-        sym: (masks[sym].reshape(-1)[shape.ring_pixels] > 0).mean(axis=1).reshape(10, 10)
-        for sym in CHIP_SYMBOLS
+        sym: ((ring_bits & bit) > 0).mean(axis=1).reshape(10, 10) for sym, bit in bits.items()
     }
-    chip_ring = any_chip.reshape(-1)[shape.ring_pixels] > 0
+    chip_ring = ring_bits > 0
     feats = CellFeatures(
         chip=chip,
         raw=raw,
