@@ -84,3 +84,20 @@ def test_a_board_free_table_stays_board_free():
     spec = random_spec(np.random.default_rng(5), board=False, size=(640, 480))
     image, _ = render_frame(spec)
     assert not analyze_image(image).board_found
+
+
+def test_emblems_off_centre_on_the_free_corners_are_not_chips():
+    # the cards art prints a round coloured emblem on each free corner; it need not be centred
+    corners = [(0.9, 0.1), (9.1, 0.1), (0.9, 9.9), (9.1, 9.9)]
+    p = chip_discs(_disc_mask(corners + [(c + 0.5, 4.5) for c in range(2, 8)]))
+    assert len(p.offsets) == 6 and p.straddling_count == 0
+
+
+def test_chips_off_along_one_side_only_make_the_grid_misplaced():
+    # a grid with a slightly wrong pitch: right in the middle, chips near one side straddle
+    inside = [(c + 0.5, r + 0.5) for r in range(3, 8) for c in range(2, 8)]  # 30 chips
+    drifted = [(c + 0.85, 0.5) for c in (2, 4, 6)] + [(c + 0.5, 1.5) for c in (3, 5)]
+    p = chip_discs(_disc_mask(inside + drifted))
+    assert p.straddling_count == 3
+    assert p.misplaced
+    assert not chip_discs(_disc_mask(inside + drifted[:2])).misplaced

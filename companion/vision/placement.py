@@ -20,6 +20,9 @@ from companion.vision.colour import ColourProfile, colour_masks
 STRADDLE = 0.25  # a chip centre this far (in cells) from its cell's centre, along either axis
 MISPLACED_MIN = 5  # ... on at least this many chips ...
 MISPLACED_SHARE = 0.3  # ... and this share of the chips found: the grid is misplaced
+SIDE_BAND = 2  # ... or, among the chips in the 2 rows or columns along one side of the grid,
+SIDE_MISPLACED_MIN = 3  # ... on at least this many
+SIDE_MISPLACED_SHARE = 0.5  # ... and this share of them
 CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -40,9 +43,19 @@ class ChipPlacement:
 
     @property
     def misplaced(self) -> bool:
-        """Many chips straddle the grid's boundaries: the grid is not where the cells are."""
-        n = int(self.straddling.sum())
-        return n >= MISPLACED_MIN and n >= MISPLACED_SHARE * len(self.offsets)
+        """Many chips straddle the grid's boundaries, over the whole grid or along one side
+        (a grid with the wrong pitch or perspective is right in the middle and off at a side):
+        the grid is not where the cells are."""
+        if _many_straddle(self.straddling, MISPLACED_MIN, MISPLACED_SHARE):
+            return True
+        if not len(self.cells):
+            return False
+        rows, cols = self.cells[:, 0], self.cells[:, 1]
+        sides = (rows < SIDE_BAND, rows >= 10 - SIDE_BAND, cols < SIDE_BAND, cols >= 10 - SIDE_BAND)
+        return any(
+            _many_straddle(self.straddling[side], SIDE_MISPLACED_MIN, SIDE_MISPLACED_SHARE)
+            for side in sides
+        )
 
     @property
     def straddling_count(self) -> int:
@@ -58,6 +71,11 @@ class ChipPlacement:
         return tuple(float(np.angle(t) / (2 * np.pi)) for t in turns)
 
 
+def _many_straddle(straddling: np.ndarray, least: int, share: float) -> bool:
+    n = int(straddling.sum())
+    return n >= least and n >= share * len(straddling)
+
+
 def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
     """Chip-sized blobs of an eroded chip-colour mask (uint8, a grid image of 10x10 cells)."""
     h, w = any_chip.shape[0] / 10.0, any_chip.shape[1] / 10.0
@@ -70,6 +88,8 @@ def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
             continue  # ink strokes, specks, or something bigger than a chip (a card, a sleeve)
         u, v = centres[i][0] / w, centres[i][1] / h
         col, row = min(int(u), 9), min(int(v), 9)
+        if row in (0, 9) and col in (0, 9):
+            continue  # a free corner holds no chip, but may print a coloured emblem off-centre
         offsets.append((u - col - 0.5, v - row - 0.5))
         cells.append((row, col))
     return ChipPlacement(
