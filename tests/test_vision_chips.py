@@ -293,18 +293,24 @@ def test_red_reaching_over_a_border_next_to_a_cover_is_unknown_on_a_navy_board()
     assert old[3, 5] == "R"
 
 
-def test_a_pale_hand_over_a_chip_hides_the_printing_and_is_unknown():
-    # a pale hand lies over the chip of (5, 5) inside its cell: no blue shows, no printing
-    # either, only a broad skin tint; the cell must not read as an empty card
+def test_a_pale_hand_next_to_a_cover_hides_a_chip_and_is_unknown():
+    # a pale hand lies over the chip of (5, 5) inside its cell, beside a plain card lying on
+    # (5, 4): no blue shows, no printing either, only a broad skin tint; the cell must not
+    # read as an empty card. The same pale patch far from any cover is left alone (a card's
+    # yellow face picture reads as skin too)
     img = _grid()
     _disc(img, 5, 5, (170, 70, 20))
-    cv2.ellipse(img, (5 * CW + 12, 5 * CH + 12), (9, 9), 0, 0, 360, (165, 195, 230), -1)
-    cv2.rectangle(img, (1 * CW + 2, 1 * CH + 2), (2 * CW - 3, 2 * CH - 3), (232, 236, 238), -1)
+    for r, c in ((5, 5), (1, 1)):  # a pale palm, a little skin colour where it is thickest
+        centre = (c * CW + 12, r * CH + 12)
+        cv2.ellipse(img, centre, (9, 9), 0, 0, 360, (195, 210, 232), -1)
+        cv2.ellipse(img, centre, (4, 4), 0, 0, 360, (150, 185, 225), -1)
+    cv2.rectangle(img, (4 * CW + 2, 5 * CH + 2), (5 * CW - 3, 6 * CH - 3), (232, 236, 238), -1)
     feats, _ = chips.measure(img, ColourProfile())
-    assert feats.skin[5, 5] > chips.PALE_SKIN and feats.chip["B"][5, 5] < 0.02
+    assert chips.PALE_SKIN < feats.skin[5, 5] < 0.2  # too little skin for a hand on its own
+    assert feats.chip["B"][5, 5] < 0.02
     why = {}
     symbols, conf = chips.classify(feats, why=why)
-    assert symbols[5, 5] == "?" and conf[5, 5] == 0.0 and why["pale_cover"][5, 5]
-    assert symbols[1, 1] == "?"  # the plain card lying there
-    assert not why["pale_cover"].sum() - 1  # printed cards are not taken for a pale hand
+    assert symbols[5, 4] == "?" and why["blank"][5, 4]  # the plain card lying there
+    assert symbols[5, 5] == "?" and conf[5, 5] == 0.0 and why["next_to_cover"][5, 5]
+    assert symbols[1, 1] == "."
     assert symbols[8, 8] == "."

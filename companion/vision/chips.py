@@ -54,6 +54,7 @@ EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empt
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
+PATTERN_RED_MIN = 0.55  # thin red over more of a cell than printing covers (bold hearts: 0.59)
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
 
@@ -528,6 +529,10 @@ def classify(
             causes["colour_across_boundaries"] = (
                 is_chip & (feats.coloured_sides >= 2) & (feats.coloured_corners >= 2)
             )
+    # a patterned card back: much chip colour in thin lines that the erosion removes (blue or
+    # green is never printed; red ink never covers this much of a card)
+    thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
+    causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -594,17 +599,17 @@ def classify(
         faded = (feats.tinted_blob < PALE_BLOB_MAX) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
+    pale = np.zeros_like(blank)
     if covers and feats.tinted_blob is not None:
         # a pale hand: skin spread broadly over a cell that shows none of its printing (the
         # chip under it too is hidden; the skin above made the cell look printed)
         printed = feats.dark + feats.red_ink
-        causes["pale_cover"] = (
+        pale = (
             (symbols == ".")
             & (printed < PRINT_MIN)
             & (feats.skin > PALE_SKIN)
             & (feats.tinted_blob > PALE_SKIN)
         )
-        blank = blank | causes["pale_cover"]
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
     causes["blank"] = blank
@@ -630,6 +635,7 @@ def classify(
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
                 | edge_sign
+                | pale
                 | (~is_chip & (raw_bg > NEAR_RAW_BG))
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
             )
