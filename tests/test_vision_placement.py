@@ -101,3 +101,24 @@ def test_chips_off_along_one_side_only_make_the_grid_misplaced():
     assert p.straddling_count == 3
     assert p.misplaced
     assert not chip_discs(_disc_mask(inside + drifted[:2])).misplaced
+
+
+def test_chips_drifting_steadily_off_centre_show_a_grid_with_the_wrong_pitch():
+    # a grid 8 % too large: each chip sits 0.08 cell further off per cell from the middle, so
+    # the outer lines are 0.4 cell off although few chips are a full 0.3 cell off centre
+    spots = [(c + 0.5, r + 0.5) for r in range(1, 9) for c in (1, 4, 7)]
+    drifted = [(5 + (u - 5) / 1.08, 5 + (v - 5) / 1.08) for u, v in spots]
+    p = chip_discs(_disc_mask(drifted))
+    assert p.straddling_count < 5
+    assert p.edge_drift() == pytest.approx(0.4, abs=0.06)
+    assert p.misplaced
+    assert chip_discs(_disc_mask(spots)).edge_drift() < 0.05
+
+
+def test_sloppy_but_random_placement_is_not_a_misplaced_grid():
+    rng = np.random.default_rng(3)
+    spots = [(c + 0.5, r + 0.5) for r in range(1, 9) for c in range(1, 9, 2)]  # 32 chips
+    jittered = [(u + rng.uniform(-0.3, 0.3), v + rng.uniform(-0.3, 0.3)) for u, v in spots]
+    p = chip_discs(_disc_mask(jittered))
+    assert p.edge_drift() < 0.2
+    assert not p.misplaced

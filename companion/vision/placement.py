@@ -17,12 +17,16 @@ import numpy as np
 from companion.vision import chips
 from companion.vision.colour import ColourProfile, colour_masks
 
-STRADDLE = 0.25  # a chip centre this far (in cells) from its cell's centre, along either axis
+STRADDLE = 0.3  # a chip centre this far (in cells) from its cell's centre, along either axis
 MISPLACED_MIN = 5  # ... on at least this many chips ...
 MISPLACED_SHARE = 0.3  # ... and this share of the chips found: the grid is misplaced
 SIDE_BAND = 2  # ... or, among the chips in the 2 rows or columns along one side of the grid,
 SIDE_MISPLACED_MIN = 3  # ... on at least this many
 SIDE_MISPLACED_SHARE = 0.5  # ... and this share of them
+DRIFT_MAX = 0.35  # ... or the chips' offsets, fitted by a line, put an outer grid line this far off
+DRIFT_MIN_CHIPS = 8  # ... fitted on at least this many chips
+DRIFT_MIN_SPREAD = 1.5  # ... spread over the grid this much (standard deviation, in cells)
+WRAPPED = 0.45  # a chip this far off centre may belong to either neighbour: not fitted
 CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -48,6 +52,8 @@ class ChipPlacement:
         the grid is not where the cells are."""
         if _many_straddle(self.straddling, MISPLACED_MIN, MISPLACED_SHARE):
             return True
+        if self.edge_drift() > DRIFT_MAX:
+            return True
         if not len(self.cells):
             return False
         rows, cols = self.cells[:, 0], self.cells[:, 1]
@@ -56,6 +62,22 @@ class ChipPlacement:
             _many_straddle(self.straddling[side], SIDE_MISPLACED_MIN, SIDE_MISPLACED_SHARE)
             for side in sides
         )
+
+    def edge_drift(self) -> float:
+        """How far (in cells) the grid's outer lines lie from the chips' lines, from a straight
+        line fitted to the chips' offsets across the grid, per axis (a grid with a wrong pitch
+        or perspective: the chips drift steadily off centre towards one side). 0 with too few
+        chips to tell; chips half a cell off (which side is unclear) are left out."""
+        worst = 0.0
+        for axis in (0, 1):  # x offsets against columns, y offsets against rows
+            off = self.offsets[:, axis] if len(self.offsets) else np.zeros(0)
+            pos = self.cells[:, 1 - axis] + 0.5 - 5.0 if len(self.cells) else np.zeros(0)
+            keep = np.abs(off) < WRAPPED
+            if keep.sum() < DRIFT_MIN_CHIPS or pos[keep].std() < DRIFT_MIN_SPREAD:
+                continue
+            slope, at_centre = np.polyfit(pos[keep], off[keep], 1)
+            worst = max(worst, abs(at_centre - 5.0 * slope), abs(at_centre + 5.0 * slope))
+        return float(worst)
 
     @property
     def straddling_count(self) -> int:
