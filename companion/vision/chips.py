@@ -531,8 +531,10 @@ def classify(
             )
     # a patterned card back: much chip colour in thin lines that the erosion removes (blue or
     # green is never printed; red ink never covers this much of a card)
-    thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
-    causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
+    # (a sign that something lies on the cell, so left out when judging a located grid)
+    if covers:
+        thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
+        causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
