@@ -9,8 +9,9 @@ from companion.render import random_spec, render_frame
 from companion.vision import analyze_image
 from companion.vision.colour import ColourProfile
 from companion.vision.geometry import screen_quad
-from companion.vision.pipeline import shifted_quad, warp_grid
+from companion.vision.pipeline import _unreadable_edge, shifted_quad, warp_grid
 from companion.vision.placement import chip_discs, chip_placement
+from companion.vision.reading import BoardReading
 
 CELL_W, CELL_H = 30, 24
 
@@ -51,6 +52,35 @@ def test_something_bigger_than_a_chip_is_not_counted():
     mask = np.zeros((10 * CELL_H, 10 * CELL_W), np.uint8)
     cv2.rectangle(mask, (10, 10), (100, 70), 255, -1)  # a face-down card or a sleeve
     assert len(chip_discs(mask).offsets) == 0
+
+
+def test_chips_too_big_for_the_cells_show_a_grid_finer_than_the_board():
+    # a grid at half the board's pitch (it spans part of the board): each chip covers about
+    # two of its cells each way, so no chip sits inside one cell
+    mask = np.zeros((10 * CELL_H, 10 * CELL_W), np.uint8)
+    for u, v in ((2, 2), (6, 3), (4, 7)):
+        cv2.circle(mask, (u * CELL_W, v * CELL_H), 20, 255, -1)
+    p = chip_discs(mask)
+    assert p.oversized == 3 and len(p.offsets) == 0
+    assert p.misplaced
+
+
+def test_one_big_round_thing_does_not_condemn_the_grid():
+    spots = [(c + 0.5, r + 0.5) for r in range(1, 9, 2) for c in range(1, 9, 2)]
+    mask = _disc_mask(spots)
+    cv2.circle(mask, (5 * CELL_W, 5 * CELL_H), 20, 255, -1)  # a chip held up to the camera
+    p = chip_discs(mask)
+    assert p.oversized == 1
+    assert not p.misplaced
+
+
+def test_a_whole_edge_line_unreadable_is_told_apart_from_scattered_unknowns():
+    rows = ["*........*"] + [".........."] * 8 + ["*????????*"]
+    assert _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=rows))
+    cols = ["*........*"] + ["?........."] * 8 + ["*........*"]
+    assert _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=cols))
+    scattered = ["*..?..?..*"] + ["..?......."] * 8 + ["*???.????*"]
+    assert not _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=scattered))
 
 
 @pytest.fixture(scope="module")

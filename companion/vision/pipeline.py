@@ -273,7 +273,10 @@ class BoardReader:
         if best is None or (
             calibrated is None
             and best[0] < PLAUSIBLE_MIN
-            and not (_clear_ink(best[4]) and best[4][0] >= top_match - 0.05)
+            and (
+                not (_clear_ink(best[4]) and best[4][0] >= top_match - 0.05)
+                or _unreadable_edge(best[1])
+            )
         ):
             self.quad = None
             self.orientation = calibrated
@@ -400,6 +403,18 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
             for e in ends:
                 out[e] = True
     return out
+
+
+def _unreadable_edge(reading: BoardReading) -> bool:
+    """A whole edge line of the reading (its 8 inner cells) is `?`: on a grid that reads only
+    faintly, that line is most likely table or margin seen through a grid with the wrong pitch
+    (11 cells taken for 10), not cards under a hand."""
+    cells = np.array([list(row) for row in reading.cells])
+    inner = slice(1, 9)
+    return any(
+        (line == "?").all()
+        for line in (cells[0, inner], cells[9, inner], cells[inner, 0], cells[inner, 9])
+    )
 
 
 def _unknown_share(reading: BoardReading) -> float:

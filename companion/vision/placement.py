@@ -28,6 +28,11 @@ DRIFT_MIN_CHIPS = 8  # ... fitted on at least this many chips
 DRIFT_MIN_SPREAD = 1.5  # ... spread over the grid this much (standard deviation, in cells)
 WRAPPED = 0.45  # a chip this far off centre may belong to either neighbour: not fitted
 CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
+OVERSIZED = 1.25  # a round solid disc this many times the cell's shorter side is no chip of it:
+OVERSIZED_MIN = 2  # ... this many of them: the grid's cells are smaller than the board's
+ROUND_ASPECT = 1.35  # a disc's bounding box is at most this much longer one way (pixels)
+SOLID_FILL = 0.6  # ... and the disc fills at least this share of it (a circle fills 0.785)
+OVERSIZED_MAX = 3.0  # ... but a blob over this many cells across is a sleeve or a card
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -37,6 +42,7 @@ class ChipPlacement:
 
     offsets: np.ndarray  # (n, 2): chip centre minus cell centre, in cells (x, y), in [-0.5, 0.5]
     cells: np.ndarray  # (n, 2): the (row, col) each centre lies in
+    oversized: int = 0  # round solid discs of chip colour too big for one cell of this grid
 
     @property
     def straddling(self) -> np.ndarray:
@@ -49,7 +55,10 @@ class ChipPlacement:
     def misplaced(self) -> bool:
         """Many chips straddle the grid's boundaries, over the whole grid or along one side
         (a grid with the wrong pitch or perspective is right in the middle and off at a side):
-        the grid is not where the cells are."""
+        the grid is not where the cells are. Chips too big for the grid's cells (a grid at
+        half the board's pitch, spanning part of the board) count as well."""
+        if self.oversized >= OVERSIZED_MIN:
+            return True
         if _many_straddle(self.straddling, MISPLACED_MIN, MISPLACED_SHARE):
             return True
         if self.edge_drift() > DRIFT_MAX:
@@ -103,9 +112,14 @@ def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
     h, w = any_chip.shape[0] / 10.0, any_chip.shape[1] / 10.0
     n, _, stats, centres = cv2.connectedComponentsWithStats(any_chip)
     offsets, cells = [], []
+    oversized = 0
     lo, hi = CHIP_AREA[0] * w * h, CHIP_AREA[1] * w * h
+    side = min(w, h)
     for i in range(1, n):
         _, _, bw, bh, area = stats[i]
+        if _oversized_disc(bw, bh, area, side):
+            oversized += 1
+            continue
         if not lo <= area <= hi or bw > 1.1 * w or bh > 1.1 * h:
             continue  # ink strokes, specks, or something bigger than a chip (a card, a sleeve)
         u, v = centres[i][0] / w, centres[i][1] / h
@@ -115,7 +129,18 @@ def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
         offsets.append((u - col - 0.5, v - row - 0.5))
         cells.append((row, col))
     return ChipPlacement(
-        np.array(offsets, np.float64).reshape(-1, 2), np.array(cells).reshape(-1, 2)
+        np.array(offsets, np.float64).reshape(-1, 2), np.array(cells).reshape(-1, 2), oversized
+    )
+
+
+def _oversized_disc(bw: int, bh: int, area: int, side: float) -> bool:
+    """A round, solid blob wider than a cell of this grid allows a chip to be (in pixels of
+    the straightened grid, which keeps the board's proportions, so a chip stays round)."""
+    long, short = max(bw, bh), min(bw, bh)
+    return (
+        OVERSIZED * side <= long <= OVERSIZED_MAX * side
+        and long <= ROUND_ASPECT * short
+        and area >= SOLID_FILL * bw * bh
     )
 
 
