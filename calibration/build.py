@@ -45,7 +45,7 @@ def calibrate_image(
         )
     quad = screen_quad(reading.corners, reading.orientation)
     grid = warp_grid(bgr, quad)
-    feats, gains = chips.measure(grid, reader.profile)
+    feats = chips.measure(grid, reader.profile)
     k = reading.orientation // 90
     # only the cells read confidently empty show the art's own response; a chip or an unsure
     # cell (perhaps a chip under a hand) would hide that cell's chips from every later frame
@@ -62,7 +62,6 @@ def calibrate_image(
         orientation=int(reading.orientation),
         image_size=(w, h),
         reference=reference,
-        gains=gains,
         profile=profile,
         source=source,
         unreferenced=unreferenced,

@@ -8,7 +8,6 @@ JSON (version 1)::
      "orientation": 90,                   # clockwise rotation of the layout on screen
      "reference": {"B": 10x10, "G": 10x10, "R": 10x10},  # chip-colour fractions the empty
                                           # board's own art shows per canonical cell (or null)
-     "gains": [b, g, r],                  # white balance of the board's cards
      "profile": {"chips": {"B": [lo, hi], ...}, "skin": [lo, hi], ...},  # OpenCV hue bands
      "source": "empty.jpg",
      "unreferenced": ["B1", "E5"]}        # cells that held a chip or were unreadable when
@@ -39,7 +38,6 @@ class Calibration:
     orientation: int
     image_size: tuple[int, int] = (0, 0)
     reference: dict[str, np.ndarray] | None = None  # canonical 10x10 per chip symbol
-    gains: np.ndarray | None = None
     profile: ColourProfile = field(default_factory=ColourProfile)
     source: str = ""
     unreferenced: list[str] = field(default_factory=list)  # cells without an empty reference
@@ -55,7 +53,6 @@ class Calibration:
                 if self.reference is not None
                 else None
             ),
-            "gains": None if self.gains is None else [round(float(g), 4) for g in self.gains],
             "profile": self.profile.to_json(),
             "source": self.source,
             "unreferenced": list(self.unreferenced),
@@ -82,13 +79,11 @@ class Calibration:
                     if arr.shape != (10, 10):
                         raise CalibrationError(f"'reference.{sym}' must be 10x10 numbers")
                     reference[sym] = arr
-            gains = data.get("gains")
             return cls(
                 corners=corners,
                 orientation=orientation,
                 image_size=tuple(int(v) for v in data.get("image_size", (0, 0))),
                 reference=reference,
-                gains=None if gains is None else np.array(gains, dtype=np.float32),
                 profile=ColourProfile.from_json(data["profile"])
                 if data.get("profile")
                 else ColourProfile(),

@@ -25,7 +25,6 @@ from companion.vision.colour import (
     flatten_light,
     light_gains,
     local_whites,
-    white_gains,
 )
 
 CELL = 24  # pixels per cell side in the grid image
@@ -80,6 +79,8 @@ class CellFeatures:
     tinted_blob: np.ndarray | None = None  # broad areas of any colour, however pale
     # per chip colour, the fraction of the cell's border ring in that colour
     ring_colour: dict[str, np.ndarray] | None = None
+    # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
+    chip_mask: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -340,11 +341,10 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
 
 @dataclass(slots=True)
 class MeasureCache:
-    """What changes slowly for a fixed camera (white balance, the border palette); refreshed
+    """What changes slowly for a fixed camera (the light, the border palette); refreshed
     every ``every`` frames by :func:`measure`."""
 
     every: int = 15
-    gains: np.ndarray | None = None
     palette: np.ndarray | None = None
     light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
     dark_max: int | None = None  # the dark-ink level measured with the light
@@ -378,10 +378,9 @@ _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | None = None):
-    """Measure every cell of a grid image (10x10 cells). Returns (features, gains)."""
+    """Measure every cell of a grid image (10x10 cells)."""
     shape = shape_of(grid_bgr)
-    fresh = cache is None or cache.gains is None or cache.age >= cache.every
-    gains = white_gains(grid_bgr) if fresh else cache.gains
+    fresh = cache is None or cache.palette is None or cache.age >= cache.every
     img, whites = normalise(grid_bgr, cache)
     dark_max = None  # measured on this picture, or kept with the light by a fixed camera
     if cache is not None:
@@ -398,7 +397,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
     palette = ring_palette(rings) if fresh else cache.palette
     if cache is not None:
         if fresh:
-            cache.gains, cache.palette, cache.age = gains, palette, 0
+            cache.palette, cache.age = palette, 0
         cache.age += 1
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
@@ -427,6 +426,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
         ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
+        chip_mask=any_chip,
     )
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
@@ -435,7 +435,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
         feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
-    return feats, gains
+    return feats
 
 
 def classify(

@@ -1,4 +1,4 @@
-"""Colour: white balance from the board's own cards, and per-pixel colour classes.
+"""Colour: the light divided out with the board's own white, and per-pixel colour classes.
 
 Everything here is a pure function of small arrays (a straightened grid image), so it is cheap
 enough to run on every frame and easy to test.
@@ -64,20 +64,6 @@ class ColourProfile:
             min_saturation=int(data.get("min_saturation", 85)),
             min_value=int(data.get("min_value", 45)),
         )
-
-
-def white_gains(bgr: np.ndarray) -> np.ndarray:
-    """Per-channel gains that make the board's brightest near-neutral pixels (the cards) grey.
-
-    Uses the brightest fifth of the pixels, so chips and ink do not matter; the result is
-    normalised to keep the overall brightness.
-    """
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    cut = _percentile_u8(grey, 80)
-    mask = (grey >= cut).astype(np.uint8)
-    white = np.array(cv2.mean(bgr, mask=mask)[:3], np.float32) + 1.0
-    gains = white.mean() / white
-    return np.clip(gains, 0.5, 2.0).astype(np.float32)
 
 
 WHITE_LEVEL = 230.0  # where the board's white sits after balancing

@@ -23,7 +23,7 @@ from companion.vision.geometry import (
 from companion.vision.grid import LINES
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
-from companion.vision.placement import chip_placement
+from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
@@ -110,6 +110,7 @@ class BoardReader:
         self._contrast0: float | None = None  # boundary contrast when the grid was located
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
+        self._last_chip_mask: np.ndarray | None = None  # of the grid read last
         self._last_unknown = 0.0  # share of '?' in the last reading
         self._last_vote = None
         self._frames_since_vote = 0
@@ -240,7 +241,7 @@ class BoardReader:
             reading = self._read_grid(grid, trial_notes, judge=True)
             if not reading.board_found:
                 continue
-            placement = chip_placement(grid, self.profile)
+            placement = placement_in_mask(self._last_chip_mask)
             if placement.misplaced:
                 # chips across the grid's boundaries: the grid is off, and each such chip would
                 # be read in the wrong cell. Never report it; try once the grid moved by the
@@ -291,7 +292,8 @@ class BoardReader:
         return reading
 
     def _read_grid(self, grid: np.ndarray, notes: list[str], judge: bool = False) -> BoardReading:
-        feats, _ = chips.measure(grid, self.profile, self._cache)
+        feats = chips.measure(grid, self.profile, self._cache)
+        self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
             k_or = self.orientation or 0
@@ -348,19 +350,20 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         if judge:
+            corners_alike = corner_likeness(grid)
             self._last_parts = (
                 round(vote.scores[self.orientation], 3),
                 round(vote.margin, 3),
                 round(unknown, 3),
                 round(float(blank.mean()), 3),
-                round(corner_likeness(grid), 3),
+                round(corners_alike, 3),
                 round(_unprinted_share(plain, feats), 3),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
                 - unknown
                 - BLANK_WEIGHT * float(blank.mean())
-                + CORNER_WEIGHT * corner_likeness(grid)
+                + CORNER_WEIGHT * corners_alike
             )
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.vision import chips
-from companion.vision.colour import ColourProfile, colour_masks
+from companion.vision.colour import ColourProfile
 
 STRADDLE = 0.3  # a chip centre this far (in cells) from its cell's centre, along either axis
 MISPLACED_MIN = 5  # ... on at least this many chips ...
@@ -146,7 +146,10 @@ def _oversized_disc(bw: int, bh: int, area: int, side: float) -> bool:
 
 def chip_placement(grid_bgr: np.ndarray, profile: ColourProfile) -> ChipPlacement:
     """Find the chips of a straightened grid image and where they sit within their cells."""
-    img, _ = chips.normalise(grid_bgr)
-    masks = colour_masks(img, profile)
-    any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
-    return chip_discs(cv2.erode(any_chip, _ERODE))
+    return placement_in_mask(chips.measure(grid_bgr, profile).chip_mask)
+
+
+def placement_in_mask(chip_mask: np.ndarray) -> ChipPlacement:
+    """The chips of a grid image's any-chip-colour mask (``CellFeatures.chip_mask``, which the
+    reading has measured already) and where they sit within their cells."""
+    return chip_discs(cv2.erode(chip_mask, _ERODE))
