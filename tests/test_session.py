@@ -79,6 +79,16 @@ class Table:
         self.hand()
         self.still(board)
 
+    def play_blue_sequence(self) -> dict[str, str]:
+        """Blue B2, C3, D4, E5 (with the free corner A1: a sequence), green J5-J7 between;
+        returns the board's chips."""
+        line = {}
+        for cell, symbol in [("B2", "B"), ("J5", "G"), ("C3", "B"), ("J6", "G"), ("D4", "B"),
+                             ("J7", "G"), ("E5", "B")]:  # fmt: skip
+            line[cell] = symbol
+            self.move(board_with(**line))
+        return line
+
 
 @pytest.fixture
 def table():
@@ -257,11 +267,7 @@ def test_an_illegal_move_keeps_its_pictures_across_a_restart(tmp_path):
     reader = ScriptedReader()
     t = Table(GameSession(store=Store(path), reader=reader), reader)
     t.still(EMPTY)
-    line = {}
-    for cell, symbol in [("B2", "B"), ("J5", "G"), ("C3", "B"), ("J6", "G"), ("D4", "B"),
-                         ("J7", "G"), ("E5", "B")]:  # fmt: skip
-        line[cell] = symbol
-        t.move(board_with(**line))
+    line = t.play_blue_sequence()
     del line["C3"]
     t.move(board_with(**line))  # removing a chip of blue's sequence: illegal
     illegal = t.session.state()["rulings"][-1]
@@ -378,11 +384,7 @@ def test_a_recording_of_a_won_game_ends_on_the_result(tmp_path):
     )
     table = Table(session, reader)
     table.still(EMPTY)
-    line = {}
-    for cell, symbol in [("B2", "B"), ("J5", "G"), ("C3", "B"), ("J6", "G"), ("D4", "B"),
-                         ("J7", "G"), ("E5", "B")]:  # fmt: skip
-        line[cell] = symbol
-        table.move(board_with(**line))
+    table.play_blue_sequence()
     assert session.state()["winner"] == "blue"
     session.start()  # the rest of the recording: the won board, then its end
     deadline = time.monotonic() + 10

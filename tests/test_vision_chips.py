@@ -11,14 +11,22 @@ from companion.vision.colour import ColourProfile
 CW = CH = 24
 
 
-def _grid():
+def _cards():
+    """Plain white cards on grey gaps, nothing printed yet."""
     img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)  # grey gaps
     for r in range(10):
         for c in range(10):
             x, y = c * CW, r * CH
             cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
+    return img
+
+
+def _grid():
+    img = _cards()
+    for r in range(10):
+        for c in range(10):
             ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
-            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
+            cv2.putText(img, "7", (c * CW + 4, r * CH + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
     return img
 
 
@@ -28,7 +36,7 @@ def _disc(img, r, c, bgr, dx=0, dy=0):
 
 
 def _read(img):
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     return chips.classify(feats)
 
 
@@ -104,7 +112,7 @@ def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     # cell's border foreign; alone, with no skin on it, that is the chip, not a cover
     img = _grid()
     _disc(img, 6, 9, (170, 70, 20))
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     ring = feats.ring.copy()
     ring[6, 9] = 0.38
     lone, _ = chips.classify(replace(feats, ring=ring))
@@ -150,7 +158,7 @@ def test_mixed_light_across_the_board_leaves_every_cell_readable():
 def test_black_ink_stays_dark_under_a_veil_of_haze():
     img = _grid()
     hazy = (img.astype(np.float32) * 0.55 + 100).astype(np.uint8)  # black ink lifted to ~115
-    feats, _ = chips.measure(hazy, ColourProfile())
+    feats = chips.measure(hazy, ColourProfile())
     black_cells = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 0
     assert feats.dark[black_cells].min() > 0.02  # the black "7"s still count as ink
     assert feats.dark[~black_cells].max() < 0.02  # the red ones do not
@@ -166,17 +174,16 @@ def _heart(img, r, c, size):
 
 
 def test_bold_printed_hearts_are_ink_and_a_red_chip_among_them_is_a_chip():
-    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
+    img = _cards()
     for r in range(10):
         for c in range(10):
             x, y = c * CW, r * CH
-            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
             if (r + c) % 2:
                 _heart(img, r, c, 7)
             else:
                 cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
     _disc(img, 4, 5, (40, 30, 200))  # a red chip over a heart
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     hearts = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 1
     assert feats.chip["R"][hearts].min() >= chips.CHIP_MIN * 0.8  # bold: much survives erosion
     symbols, _ = chips.classify(feats)
@@ -210,7 +217,7 @@ def test_colour_running_along_boundaries_is_a_cover_not_a_chip():
     # a chip whose colour runs along two of its boundaries is read as unknown
     img = _grid()
     _disc(img, 6, 6, (170, 70, 20))
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     assert chips.classify(feats)[0][6, 6] == "B"
     assert feats.coloured_corners is None  # measured only where colour runs along sides
     along, over = feats.coloured_sides.copy(), np.zeros((10, 10), np.float32)
@@ -224,11 +231,10 @@ def test_colour_running_along_boundaries_is_a_cover_not_a_chip():
 def test_faded_printing_is_a_card_but_a_washed_out_chip_stays_unknown():
     # haze: every card's pips are pale grey, below every colour class; one chip is washed out
     # to a pale tint with a faint rim (the faint marks alone would make it look printed)
-    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
+    img = _cards()
     for r in range(10):
         for c in range(10):
             x, y = c * CW, r * CH
-            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
             for dx, dy in ((7, 7), (15, 15), (7, 15)):
                 cv2.circle(img, (x + dx, y + dy), 1, (175, 178, 180), -1)
     centre = (4 * CW + 12, 6 * CH + 12)
@@ -253,7 +259,7 @@ def test_blue_pattern_the_erosion_removes_is_unknown_not_an_empty_cell():
     # a chip seen only through a patterned card back: much blue, none of it solid
     img = _grid()
     _crosshatch(img, 4, 4, (170, 70, 20))
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     assert feats.raw["B"][4, 4] >= chips.EMPTY_RAW_BG_MAX and feats.chip["B"][4, 4] < 0.05
     why = {}
     symbols, conf = chips.classify(feats, why=why)
@@ -280,7 +286,7 @@ def test_red_reaching_over_a_border_next_to_a_cover_is_unknown_on_a_navy_board()
     cv2.rectangle(img, (6 * CW - 2, 4 * CH - 2), (7 * CW + 2, 5 * CH + 2), (40, 30, 200), -1)
     cv2.rectangle(img, (5 * CW + 11, 3 * CH + 11), (6 * CW + 2, 4 * CH + 2), (40, 30, 200), -1)
     _disc(img, 7, 2, (40, 30, 200))  # a real red chip elsewhere stays a chip
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     assert feats.ring_colour is not None
     why = {}
     symbols, _ = chips.classify(feats, why=why)
@@ -305,7 +311,7 @@ def test_a_pale_hand_next_to_a_cover_hides_a_chip_and_is_unknown():
         cv2.ellipse(img, centre, (9, 9), 0, 0, 360, (195, 210, 232), -1)
         cv2.ellipse(img, centre, (4, 4), 0, 0, 360, (150, 185, 225), -1)
     cv2.rectangle(img, (4 * CW + 2, 5 * CH + 2), (5 * CW - 3, 6 * CH - 3), (232, 236, 238), -1)
-    feats, _ = chips.measure(img, ColourProfile())
+    feats = chips.measure(img, ColourProfile())
     assert chips.PALE_SKIN < feats.skin[5, 5] < 0.2  # too little skin for a hand on its own
     assert feats.chip["B"][5, 5] < 0.02
     why = {}
