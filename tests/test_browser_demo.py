@@ -240,8 +240,7 @@ def test_corrections_need_the_pin(demo):
     page.click("#undo-button")
     page.fill("#pin-input", "111111")
     page.click("#pin-form button[value='ok']")
-    wait_for(page, "!document.getElementById('toast').hidden")
-    assert "Wrong table PIN" in page.inner_text("#toast")
+    wait_for(page, "window.companionMetrics.toasts.some(m => m.includes('Wrong table PIN'))")
     assert demo.session.state()["winner"] == "blue"
 
     # with the PIN: undo the winning move, the page follows
@@ -257,7 +256,7 @@ def test_corrections_need_the_pin(demo):
     page.goto(demo.url + "/#game")
     page.click("[data-cell='I1']")
     page.click("#cell-dialog [data-value='.']")
-    wait_for(page, "document.getElementById('toast').innerText.includes('I1 corrected')")
+    wait_for(page, "window.companionMetrics.toasts.some(m => m.includes('I1 corrected'))")
     assert demo.session.state()["status"] != "waiting_for_board"
 
 

@@ -20,7 +20,7 @@ const app = {
 };
 
 /* Figures the browser tests read: when each ruling reached the screen (epoch seconds). */
-window.companionMetrics = { rulingShownAt: {}, rulingShownAtByContent: {}, stateRenders: 0, eventsReceived: 0 };
+window.companionMetrics = { rulingShownAt: {}, rulingShownAtByContent: {}, stateRenders: 0, eventsReceived: 0, toasts: [] };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -70,6 +70,10 @@ function toast(message, kind) {
   const box = $("toast");
   box.textContent = message;
   box.className = "toast " + (kind || "info");
+  // every message shown, newest last (tests read it: a message may be replaced within ms)
+  const shown = window.companionMetrics.toasts;
+  shown.push(message);
+  if (shown.length > 50) shown.shift();
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
