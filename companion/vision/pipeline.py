@@ -413,13 +413,8 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
 def _unreadable_edge(reading: BoardReading) -> bool:
     """A whole edge line of the reading (its 8 inner cells) is `?`: on a grid that reads only
     faintly, that line is most likely table or margin seen through a grid with the wrong pitch
-    (11 cells taken for 10), not cards under a hand."""
-    cells = np.array([list(row) for row in reading.cells])
-    inner = slice(1, 9)
-    return any(
-        (line == "?").all()
-        for line in (cells[0, inner], cells[9, inner], cells[inner, 0], cells[inner, 9])
-    )
+    (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on the unknowns)."""
+    return bool(margin_lines(np.array([list(row) for row in reading.cells]) == "?").any())
 
 
 def _unknown_share(reading: BoardReading) -> float:
