@@ -95,6 +95,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="probability that a frame shows no board at all (default 0.05)",
     )
     p.add_argument(
+        "--other-games",
+        type=_probability,
+        default=0.5,
+        metavar="P",
+        help="share of board-free frames that show another game's board: draughts, chess, go "
+        "or a hundred chart with counters (default 0.5)",
+    )
+    p.add_argument(
         "--size",
         type=_size,
         default=None,
@@ -167,6 +175,7 @@ def frame_spec(
     lens: float = 0.0,
     fold: float = 0.0,
     waves: float = 0.0,
+    other_games: float = 0.0,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
@@ -179,6 +188,11 @@ def frame_spec(
     if rng.random() < no_board:
         overrides["board"] = False
         overrides["hand"] = bool(rng.random() < hands)
+        games = np.random.default_rng([seed, index, 31])  # own stream, as for the bends
+        if games.random() < other_games:
+            from companion.render.spec import OTHER_GAMES
+
+            overrides["other_game"] = OTHER_GAMES[int(games.integers(0, len(OTHER_GAMES)))]
     if size is not None:
         overrides["size"] = size
     spec = random_spec(rng, **overrides)
@@ -216,6 +230,7 @@ def _command(args: argparse.Namespace) -> str:
         f"--art {args.art}",
         f"--hands {args.hands}",
         f"--no-board {args.no_board}",
+        f"--other-games {args.other_games}",
     ]
     if args.size:
         parts.append(f"--size {args.size[0]}x{args.size[1]}")
@@ -256,6 +271,7 @@ def render_one(job: tuple) -> dict:
             lens=options["lens"],
             fold=options["fold"],
             waves=options["waves"],
+            other_games=options["other_games"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -284,6 +300,7 @@ def render_one(job: tuple) -> dict:
         "lens": bool(spec.lens_k1 or spec.lens_k2),
         "fold": bool(spec.fold_deg or spec.fold_bump),
         "waves": bool(spec.waves),
+        "other_game": spec.other_game,
     }
 
 
@@ -299,6 +316,7 @@ def _results(args: argparse.Namespace):
         "lens": args.lens,
         "fold": args.fold,
         "waves": args.waves,
+        "other_games": args.other_games,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -327,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     stats = {"frames": 0, "board": 0, "no_board": 0, "with_hands": 0}
     stats.update({art: 0 for art in ARTS})
-    stats.update(with_lens=0, folded=0, wavy=0)
+    stats.update(with_lens=0, folded=0, wavy=0, other_games=0)
     for result in _results(args):
         if "error" in result:
             print(f"companion render: {result['error']}", file=sys.stderr)
@@ -338,11 +356,12 @@ def run(args: argparse.Namespace) -> int:
         stats["with_lens"] += result["lens"]
         stats["folded"] += result["fold"]
         stats["wavy"] += result["waves"]
+        stats["other_games"] += bool(result["other_game"])
         if result["board"]:
             stats[result["art"]] += 1
         if not args.quiet:
             w, h = result["size"]
-            kind = result["art"] if result["board"] else "no board"
+            kind = result["art"] if result["board"] else result["other_game"] or "no board"
             print(
                 f"{result['name']}  {kind:8s} {w}x{h}  orientation {result['orientation']}"
                 f"  hands {result['hands']}",
@@ -360,6 +379,7 @@ def run(args: argparse.Namespace) -> int:
         "p_lens": args.lens,
         "p_fold": args.fold,
         "p_waves": args.waves,
+        "p_other_games": args.other_games,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),

@@ -21,6 +21,7 @@ from companion.render.coverage import OCCLUDED_FRACTION, covered_fraction, glare
 from companion.render.geometry import BoardGeometry
 from companion.render.hands import draw_hands
 from companion.render.lens import Lens
+from companion.render.other_games import other_game_texture
 from companion.render.overlay import Overlay, loose_cards
 from companion.render.relief import Relief, SurfaceWarp, View, surface_warp
 from companion.render.spec import RenderSpec
@@ -166,7 +167,22 @@ def build_scene(spec: RenderSpec) -> Scene:
     img = background(spec.table, spec.size, rng)
     if not spec.board:
         cell_px = min(w, h) * spec.board_fraction / 12
-        add_clutter(img, None, spec.clutter, cell_px, rng)
+        mask = None
+        if spec.other_game:
+            texture = other_game_texture(
+                spec.other_game, np.random.default_rng([spec.camera_seed, 37])
+            )
+            to_image = _homography(spec, texture.shape[1::-1])
+            mask = cv2.warpPerspective(
+                np.full(texture.shape[:2], 255, np.uint8),
+                to_image,
+                spec.size,
+                flags=cv2.INTER_LINEAR,
+            )
+            cell_px = float(np.sqrt(cv2.countNonZero(mask)) / 11)
+        add_clutter(img, mask, spec.clutter, cell_px, rng)
+        if mask is not None:
+            _lay_board(img, texture, mask, to_image, cell_px)
         if spec.table_edge:
             add_table_edge(img, None, np.random.default_rng([spec.camera_seed, 11]))
         gains = _gains(spec, lighting.person_shadow(spec.size, spec.shadow, rng))

@@ -21,6 +21,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from companion.cells import CORNERS, SIZE
 from companion.render.lens import MAX_K1, MAX_K2, is_monotonic
 
+# boards of other games that a board-free table may hold (companion.render.other_games)
+OTHER_GAMES = ("draughts", "chess", "go", "hundred")
+
 ARTS = ("text", "cards", "mat")
 MIXED_ARTS = ("text", "cards")  # what "mixed" draws from: the mat is held out from tuning
 TABLES = ("wood", "cloth", "felt", "laminate", "dark_wood")
@@ -82,7 +85,8 @@ class RenderSpec:
     seed: int = 0
     exposure: float = 1.0  # per-frame auto-exposure drift (multiplies the light)
     # board
-    board: bool = True  # False: a table with no board at all
+    board: bool = True  # False: a table with no Sequence board
+    other_game: str = ""  # on a board-free table: another game's board ("" none; OTHER_GAMES)
     art: str = "cards"
     palette: int = 0  # board colour scheme variant of the art
     cell_aspect: float = 1.0  # cell width / height; 0 = the art's default
@@ -174,6 +178,10 @@ def _check(condition: bool, message: str) -> None:
 
 def validate(spec: RenderSpec) -> None:
     _check(spec.art in ARTS, f"art must be one of {ARTS}, not {spec.art!r}")
+    _check(
+        spec.other_game == "" or (spec.other_game in OTHER_GAMES and not spec.board),
+        f"other_game must be '' or one of {OTHER_GAMES} on a board-free table",
+    )
     _check(spec.table in TABLES, f"table must be one of {TABLES}, not {spec.table!r}")
     _check(
         spec.orientation in ORIENTATIONS,
