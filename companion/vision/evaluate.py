@@ -7,7 +7,9 @@ Definitions (cells are compared in canonical order; free corners are not counted
 - *confident error*: a visible (not under a hand) cell read as a value other than the truth,
   ``?`` excluded, over all visible cells of found boards;
 - *abstention*: visible cells read ``?``;
-- *full-board exact*: found boards of frames without hands whose 96 cells are all right;
+- *full-board exact*: among frames whose board has no hidden cell (no hand, loose card, glare
+  wash-out or frame edge over any cell), the share read with all 96 cells right; a board not
+  found on such a frame counts as not exact;
 - *occluded confident wrong*: cells under a hand read as a wrong value (not ``?``).
 """
 
@@ -36,6 +38,7 @@ class FrameScore:
     occluded: int = 0
     occluded_wrong: int = 0
     exact: bool | None = None  # only for frames without hands
+    unobstructed: bool = False  # a board with no cell hidden (hand, card, glare, frame edge)
     corner_px: float | None = None
     ms: float = 0.0
     art: str | None = None
@@ -49,6 +52,10 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     s.art = truth.art
     if truth.board_found and truth.corners is not None and truth.size and truth.size[0] > 0:
         s.area = quad_area(truth.corners) / float(truth.size[0] * truth.size[1])
+    occl = (
+        np.asarray(truth.occluded, bool) if truth.occluded is not None else np.zeros((10, 10), bool)
+    )
+    s.unobstructed = bool(truth.board_found) and not occl.any()
     if not truth.board_found or not reading.board_found:
         return s
     s.orientation_ok = reading.orientation == truth.orientation
@@ -56,9 +63,6 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
         s.corner_px = corner_error(reading.corners, truth.corners)
     got = np.array([list(r) for r in reading.cells])
     want = np.array([list(r) for r in truth.cells])
-    occl = (
-        np.asarray(truth.occluded, bool) if truth.occluded is not None else np.zeros((10, 10), bool)
-    )
     counted = ~CORNER_MASK
     vis = counted & ~occl
     unknown = got == UNKNOWN
@@ -68,7 +72,7 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     s.visible_unknown = int((unknown & vis).sum())
     s.occluded = int((occl & counted).sum())
     s.occluded_wrong = int((wrong & occl & counted).sum())
-    if not occl.any():
+    if s.unobstructed:
         s.exact = bool(((got == want) | CORNER_MASK).all())
     cols = "ABCDEFGHIJ"
     s.wrong_cells = [
@@ -88,7 +92,7 @@ def summarize(scores: list[FrameScore]) -> dict:
     visible = sum(s.visible for s in found)
     exact = [s for s in found if s.exact is not None]
     # boards missed on frames without hands count against the full-board exact rate too
-    no_hand_frames = [s for s in board if not s.found or s.exact is not None]
+    no_hand_frames = [s for s in board if s.unobstructed]
     occl = sum(s.occluded for s in found)
     ms = np.array([s.ms for s in scores]) if scores else np.zeros(1)
     corners = [s.corner_px for s in found if s.corner_px is not None]
