@@ -1,0 +1,42 @@
+"""``companion.vision.evaluate``: how frames are scored against their truth."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.render.truth import Truth
+from companion.vision.evaluate import score_frame, summarize
+from companion.vision.reading import BoardReading
+
+CELLS = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+CORNERS = np.float32([[100, 100], [500, 100], [500, 400], [100, 400]])
+
+
+def _truth(hidden: bool) -> Truth:
+    occluded = np.zeros((10, 10), bool)
+    occluded[4, 4] = hidden
+    return Truth(True, 0, CELLS, CORNERS, occluded, size=(640, 480), art="text")
+
+
+def _read(cells) -> BoardReading:
+    if cells is None:
+        return BoardReading(board_found=False, orientation=None, cells=None, confidence=None)
+    return BoardReading(
+        True, orientation=0, cells=cells, confidence=np.ones((10, 10)), corners=CORNERS
+    )
+
+
+def test_full_board_exact_counts_missed_boards_only_on_unobstructed_frames():
+    one_unknown = list(CELLS)
+    one_unknown[2] = "?" + "." * 9
+    scores = [
+        score_frame("right", _read(CELLS), _truth(False), 1.0),
+        score_frame("a ? on a clear board", _read(one_unknown), _truth(False), 1.0),
+        score_frame("missed, clear board", _read(None), _truth(False), 1.0),
+        score_frame("missed under a hand", _read(None), _truth(True), 1.0),
+        score_frame("read under a hand", _read(CELLS), _truth(True), 1.0),
+    ]
+    summary = summarize(scores)
+    assert summary["boards_found"] == 3 / 5
+    assert summary["full_board_exact"] == 1 / 3  # right / (right, the ?, missed clear board)
+    assert summary["abstention_rate"] == 1 / (96 + 96 + 95)
