@@ -99,8 +99,8 @@ def test_a_hand_over_most_of_the_board_is_refused_naming_the_cells(monkeypatch):
 
     real = pipeline.BoardReader._read_grid
 
-    def covered(self, grid, notes, judge=False):
-        reading = real(self, grid, notes, judge)
+    def covered(self, grid, notes, judge=False, frame=None):
+        reading = real(self, grid, notes, judge, frame)
         if reading.board_found:
             reading.cells = [
                 row[:1] + "?????" + row[6:] if 2 <= i <= 7 else row

@@ -119,3 +119,50 @@ def test_a_coloured_margin_running_through_an_edge_row_is_margin():
     assert not margin_lines(no_card, chip)[9].any()
     chip[0, 4] = False  # one card of the top row read empty: a real row of chips, not margin
     assert not margin_lines(no_card, chip)[0].any()
+
+
+def _thin_lined_board(cell: int = 125, line: int = 2) -> np.ndarray:
+    """A flat board photographed very close (a 4K camera): white cards, a small black print
+    in each, and thin grey lines on the cell boundaries."""
+    img = np.full((10 * cell + 8, 10 * cell + 8, 3), 232, np.uint8)
+    for k in range(11):
+        img[:, k * cell : k * cell + line] = 90
+        img[k * cell : k * cell + line, :] = 90
+    for r in range(10):
+        for c in range(10):
+            cv2.circle(
+                img, (c * cell + cell // 2, r * cell + cell // 2), cell // 8, (30, 30, 30), -1
+            )
+    return img
+
+
+def test_thin_lines_of_a_big_board_in_a_fine_frame_stay_boundaries():
+    from companion.vision import chips
+    from companion.vision.colour import ColourProfile
+    from companion.vision.pipeline import warp_grid, warp_grid_smooth
+
+    img = _thin_lined_board()
+    # the located grid turned by a third of a degree: up to 6 frame pixels (a grid-image pixel)
+    # off the thin lines at its far side
+    quad = np.array([[0, 0], [1250, 6], [1244, 1256], [-6, 1250]], np.float64)
+    grid = warp_grid(img, quad)
+    plain = chips.measure(grid, ColourProfile())
+    assert (plain.edges_missing >= 2).sum() >= 30  # the plain warp stepped over many lines
+    seen = chips.measure(grid, ColourProfile(), smooth=lambda: warp_grid_smooth(img, quad))
+    assert seen.edges_missing[:9, :9].max() == 0  # (the outer lines run off this drawing)
+    symbols, _ = chips.classify(seen)
+    assert (symbols == ".").all()
+
+
+def test_a_smooth_view_is_only_made_for_a_frame_much_finer_than_the_grid_image():
+    from companion.vision.pipeline import warp_grid_smooth
+
+    img = _thin_lined_board(cell=40)
+    quad = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], np.float64)
+    assert warp_grid_smooth(img, quad) is None
+    big = _thin_lined_board(cell=125)
+    quad = np.array([[0, 0], [1250, 0], [1250, 1250], [0, 1250]], np.float64)
+    smooth = warp_grid_smooth(big, quad)
+    assert smooth.shape == (240, 240, 3)
+    # each thin line is still there, averaged into a fainter one at its place
+    assert smooth[:, 120:125].min() < 215 and smooth[:, 120:125].max() > 225

@@ -10,6 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -295,6 +296,19 @@ def missing_edges(
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
 
 
+def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
+    """:func:`missing_edges` of the grid image; where boundaries seem gone, those missing in
+    the ``smooth`` view too (see :func:`measure`)."""
+    gone = missing_edges(img, whites, shape, grey)
+    if smooth is None or not gone.any():
+        return gone
+    fine = smooth()
+    if fine is None:
+        return gone
+    fine_img, fine_whites = normalise(fine)
+    return np.minimum(gone, missing_edges(fine_img, fine_whites, shape))
+
+
 _ACROSS_V = np.ones((1, 3), np.uint8)
 _ACROSS_H = np.ones((3, 1), np.uint8)
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
@@ -377,8 +391,17 @@ def normalise(
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | None = None):
-    """Measure every cell of a grid image (10x10 cells)."""
+def measure(
+    grid_bgr: np.ndarray,
+    profile: ColourProfile,
+    cache: MeasureCache | None = None,
+    smooth: Callable[[], np.ndarray | None] | None = None,
+):
+    """Measure every cell of a grid image (10x10 cells).
+
+    ``smooth`` (optional) returns the same grid area-averaged from a much finer frame
+    (``pipeline.warp_grid_smooth``), or None; it is asked for only when some boundary seems
+    gone, and a boundary showing in either view is there (thin lines a plain warp skipped)."""
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
     img, whites = normalise(grid_bgr, cache)
@@ -416,7 +439,7 @@ def measure(grid_bgr: np.ndarray, profile: ColourProfile, cache: MeasureCache | 
         chip=chip,
         raw=raw,
         ring=ring_anomaly(rings, palette, chip_ring),
-        edges_missing=missing_edges(img, whites, shape, grey),
+        edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
         skin=_per_cell(masks["skin"], True, shape),
         glare=_per_cell(blown_out(grid_bgr), True, shape),

@@ -64,6 +64,54 @@ def warp_grid(
     return cv2.warpPerspective(bgr, hom, (w, h), flags=cv2.INTER_LINEAR)
 
 
+def warp_grid_smooth(
+    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None
+) -> np.ndarray | None:
+    """Like :func:`warp_grid`, but every grid-image pixel the average of the frame pixels it
+    covers; None when the plain warp already samples the frame densely enough.
+
+    A warp samples the frame at one point per grid-image pixel, which keeps thin ink strokes
+    crisp and saturated, as the colour classes need. When a cell spans many more frame pixels
+    than grid-image pixels (a big board in a 4K frame: ~8 to 1), thin printed grid lines fall
+    between the samples and whole cell boundaries vanish, to read as hidden; averaging keeps
+    every line, fainter. The reading asks for this view only to confirm boundaries it misses."""
+    shape = shape or grid_shape(quad)
+    w, h = shape.size
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    factor = warp_reduction(quad, w, h)
+    if factor == 1.0:
+        return None
+    small, quad = _reduced_for_warp(bgr, quad, factor)
+    hom = cv2.getPerspectiveTransform(quad.astype(np.float32), rect_points(w, h).astype(np.float32))
+    return cv2.warpPerspective(small, hom, (w, h), flags=cv2.INTER_LINEAR)
+
+
+ALIAS_SCALE = 2.0  # frame pixels per grid-image pixel from which a plain warp skips detail
+
+
+def warp_reduction(quad: np.ndarray, w: int, h: int) -> float:
+    """By how much the frame can be shrunk before warping ``quad`` to a ``w`` x ``h`` grid
+    image without losing detail: the fewest frame pixels per grid-image pixel along any side
+    of the quad (1.0 below ``ALIAS_SCALE``, where a plain warp samples densely enough)."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)  # top, right, bottom, left
+    per_pixel = min(sides[0] / w, sides[2] / w, sides[1] / h, sides[3] / h)
+    return float(per_pixel) if per_pixel >= ALIAS_SCALE else 1.0
+
+
+def _reduced_for_warp(bgr: np.ndarray, quad: np.ndarray, factor: float):
+    """The part of the frame around ``quad`` area-averaged down by ``factor``, and the quad
+    in its coordinates."""
+    fh, fw = bgr.shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int) - 2, 0, [fw - 1, fh - 1])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [fw, fh])
+    out_w = max(2, int(round((x1 - x0) / factor)))
+    out_h = max(2, int(round((y1 - y0) / factor)))
+    small = cv2.resize(bgr[y0:y1, x0:x1], (out_w, out_h), interpolation=cv2.INTER_AREA)
+    scale = np.array([out_w / (x1 - x0), out_h / (y1 - y0)])
+    # pixel centres: frame x maps to (x + 0.5) * scale - 0.5 in the reduced image
+    return small, (quad - [x0, y0] + 0.5) * scale - 0.5
+
+
 def grid_shape(quad: np.ndarray) -> chips.CellShape:
     """Cell pixel shape following the quad's apparent width/height ratio (rounded to 0.1)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
@@ -141,7 +189,7 @@ class BoardReader:
             if self._contrast0 is None:
                 self._contrast0 = contrast
             if contrast >= max(STILL_THERE_MIN, STILL_THERE_RATIO * self._contrast0):
-                reading = self._read_grid(grid, notes)
+                reading = self._read_grid(grid, notes, frame=bgr)
                 if (
                     _unknown_share(reading) > MOVED_UNKNOWN >= self._last_unknown
                     and contrast < MOVED_CONTRAST * self._contrast0
@@ -238,7 +286,7 @@ class BoardReader:
             grid = warp_grid(bgr, self.quad)
             self._cache = chips.MeasureCache()
             trial_notes: list[str] = []
-            reading = self._read_grid(grid, trial_notes, judge=True)
+            reading = self._read_grid(grid, trial_notes, judge=True, frame=bgr)
             if not reading.board_found:
                 continue
             placement = placement_in_mask(self._last_chip_mask)
@@ -291,8 +339,19 @@ class BoardReader:
         notes.extend(trial_notes)
         return reading
 
-    def _read_grid(self, grid: np.ndarray, notes: list[str], judge: bool = False) -> BoardReading:
-        feats = chips.measure(grid, self.profile, self._cache)
+    def _read_grid(
+        self,
+        grid: np.ndarray,
+        notes: list[str],
+        judge: bool = False,
+        frame: np.ndarray | None = None,
+    ) -> BoardReading:
+        """Read a grid image warped from ``frame`` at ``self.quad``."""
+        smooth = None
+        if frame is not None:
+            quad, shape = self.quad, chips.shape_of(grid)
+            smooth = lambda: warp_grid_smooth(frame, quad, shape)  # noqa: E731
+        feats = chips.measure(grid, self.profile, self._cache, smooth)
         self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
