@@ -16,13 +16,16 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
-from companion.vision.grid import axis_options, doubled, fit_axis, framed_fit
+from companion.vision.grid import _scores, _triangle, axis_options, doubled, fit_axis, framed_fit
 from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
 from companion.vision.locate import (
+    WARP_SIDE,
+    fit_grid_in_quad,
     opened_outline_candidates,
     outline_candidates,
     plausible_cells,
     refine_grid,
+    warp_side,
 )
 from companion.vision.orient import vote_orientation
 
@@ -211,3 +214,35 @@ def test_an_object_touching_the_board_is_cut_off_its_outline():
     opened = [corner_error(order_quad(q), board) for q in opened_outline_candidates(img)]
     assert min(plain, default=1e9) > 100
     assert min(opened) < 8
+
+
+def test_grid_scores_only_where_the_grid_fits_and_equal_to_scoring_each_pair():
+    rng = np.random.default_rng(3)
+    prof = rng.uniform(0.5, 1.5, 200)
+    prof[20 + 15 * np.arange(11)] += 3.0
+    pooled = np.convolve(prof, _triangle(2), mode="same")
+    pitches, starts = np.arange(8.0, 20.0, 0.5), np.arange(0.0, 200.0, 2.0)
+    scores = _scores(prof, pooled, pitches, starts)
+    fits = starts[None, :] + 10 * pitches[:, None] <= 199
+    assert np.isneginf(scores[~fits]).all() and np.isfinite(scores[fits]).all()
+    i, j = np.unravel_index(np.argmax(scores), scores.shape)
+    assert (pitches[i], starts[j]) == (15.0, 20.0)
+    one = _scores(prof, pooled, pitches[i : i + 1], starts[j : j + 1])
+    assert one[0, 0] == pytest.approx(scores[i, j])
+
+
+def test_a_small_candidate_is_straightened_near_its_own_size_and_still_gives_its_grid():
+    small = np.array([[10, 10], [120, 10], [120, 120], [10, 120]], float)
+    assert warp_side(small) < WARP_SIDE
+    assert warp_side(small * 4) == WARP_SIDE
+    # the 10x10 grid is found inside a candidate quad close around it, small or not
+    img = _drawn_grid(False)
+    for r in range(10):  # each cell prints something (a margin prints nothing)
+        for c in range(10):
+            cv2.putText(img, "7", (58 + 30 * c, 74 + 30 * r), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 40, 2)
+    img = cv2.resize(img, (200, 200), interpolation=cv2.INTER_AREA)
+    around = GRID / 2 + np.array([[-3, -2], [2, -3], [3, 2], [-2, 3]])
+    quad, score = fit_grid_in_quad(img, around)
+    assert warp_side(around) < WARP_SIDE
+    assert corner_error(order_quad(quad), GRID / 2) < 1.5
+    assert score > 1.0

@@ -236,12 +236,15 @@ def _scores(prof, pooled, pitches, starts) -> np.ndarray | None:
     n = len(prof)
     if len(pitches) == 0 or len(starts) == 0:
         return None
-    ks = np.arange(LINES, dtype=np.float64)
-    pos = starts[None, :, None] + pitches[:, None, None] * ks[None, None, :]  # P x S x 11
-    valid = pos[:, :, -1] <= n - 1
+    valid = starts[None, :] + 10 * pitches[:, None] <= n - 1  # P x S: the grid fits
     if not valid.any():
         return None
-    return _score_positions(prof, pooled, pos, pitches[:, None, None])
+    # only the pairs whose grid fits are scored (at large pitches most starts do not fit)
+    pi, si = np.nonzero(valid)
+    pos = starts[si, None] + pitches[pi, None] * np.arange(LINES, dtype=np.float64)[None, :]
+    out = np.full(valid.shape, -np.inf)
+    out[pi, si] = _score_positions(prof, pooled, pos, pitches[pi, None])
+    return out
 
 
 def _score_positions(prof, pooled, pos, pitches) -> np.ndarray:

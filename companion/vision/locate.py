@@ -38,7 +38,9 @@ from companion.vision.grid import (
 )
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
-WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding)
+WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding) at most
+MIN_WARP_SIDE = 160  # ... and on the first look at least (see warp_side)
+WARP_FACTOR = 1.0  # ... else at this many times the quad's longest side in the working copy
 PAD = 0.15  # straighten outside the quad too: the outline shows, and a quad cut short still works
 MIN_AREA = 0.02  # smallest candidate, as a fraction of the frame
 GRID_SCORE_MIN = 0.9  # both axes of the best candidate must show boundaries at least this clear
@@ -250,9 +252,17 @@ def straighten_quad(grey: np.ndarray, quad: np.ndarray, side: int = WARP_SIDE, p
     return cv2.warpPerspective(grey, hom, (full, full), flags=cv2.INTER_LINEAR), hom
 
 
+def warp_side(quad: np.ndarray) -> int:
+    """The side to straighten a candidate quad to for the first look: about the quad's own
+    size in the working copy (a bigger square only interpolates, at four times the cost per
+    doubling), between ``MIN_WARP_SIDE`` and ``WARP_SIDE``."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return int(np.clip(round(WARP_FACTOR * float(sides.max())), MIN_WARP_SIDE, WARP_SIDE))
+
+
 def fit_grid_in_quad(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
     """Find the 10x10 grid inside a candidate quad. Returns (grid quad in image px, score)."""
-    warped, hom = straighten_quad(grey, quad)
+    warped, hom = straighten_quad(grey, quad, side=warp_side(quad))
     px, py = gradient_profiles(warped)
     n = len(px)
     lo = MIN_GRID_IN_QUAD / (1 + 2 * PAD)
