@@ -84,3 +84,16 @@ def test_eval_rejects_a_limit_below_one(tmp_path, capsys):
             code = exc.code
         assert code == 2
         assert "--limit" in capsys.readouterr().err
+
+
+def test_bench_vision_reports_wall_and_cpu_time_of_locating(tmp_path, capsys):
+    frame, _ = make_frame(SOME, orientation=90, seed=31)
+    path = tmp_path / "bench.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["bench", "vision", "--repeat", "2", "--image", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["repeat"] == 2 and result["threads"] == 1
+    assert result["locate_and_orient_ms"] > 0 and result["locate_and_orient_cpu_ms"] > 0
+    assert result["locate_target_ms"] == 100
+    assert result["cells_read"] == list(SOME)
+    assert main(["bench", "vision", "--repeat", "0", "--image", str(path)]) == 2
