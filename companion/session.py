@@ -36,6 +36,7 @@ from companion.tracking import (
     NO_BOARD,
     NONE,
     PLACE,
+    REMOVE,
     SETTLING,
     STILL,
     WATCHING,
@@ -222,12 +223,19 @@ class GameSession:
     def _source_ended(self, name: str) -> None:
         """A recording played to its end (a live source is reopened instead): the game stays as
         it is; the page says the recording ended, or the game's result when it has one."""
+        name = Path(name).name or name  # a file or a folder: its name is enough
         with self._lock:
-            winner = self.game.winner if self.game.is_over else None
+            game = self.game
+            winner = game.winner if game.is_over else None
             if winner is not None:
                 self._set_status(GAME_OVER, f"{winner} wins; {name} played to its end")
-            else:
-                self._set_status(SOURCE_ENDED, f"{name} played to its end")
+            else:  # the status itself says the recording ended: say where the game stands
+                moves = len(game.moves)
+                self._set_status(
+                    SOURCE_ENDED,
+                    f"{name}: {moves} move{'' if moves == 1 else 's'} recorded, "
+                    f"{game.color_to_move} to move",
+                )
 
     def on_capture_event(self, event: CaptureEvent) -> None:
         """A camera event (lost, retry, back, gave_up) from the :class:`Reconnecting` wrapper
@@ -335,15 +343,15 @@ class GameSession:
         just_cleared = None if declared else self._just_cleared
         meaning = interpret(change, game.color_to_move, just_cleared)
         after_gap, self._after_gap = self._after_gap, False
-        if meaning.kind == MISMATCH and declared is None and not game.is_over:
-            missed = interpret_catch_up(change, _turn_colors(game), just_cleared)
-            # several placements in turn order are the moves played meanwhile when the camera
-            # was away, or when every earlier one lies on a cell that stayed unreadable through
-            # a whole still spell (a chip the vision could not see until later)
-            if missed is not None and (
-                after_gap or all(m.cell in self._unseen_since_move for m in missed[:-1])
-            ):
-                self._catch_up(missed, frame)
+        unexplained = meaning.kind == MISMATCH or self._removes_own_chip(meaning)
+        if unexplained and declared is None and not game.is_over:
+            plan = self._catch_up_plan(board, after_gap, just_cleared)
+            if plan is not None:
+                self._catch_up(plan, frame)
+                return
+            unseen = self._unseen_cells()
+            if unseen and not _only_put_back(change, just_cleared):
+                self._ask_unseen(change, unseen)
                 return
         if meaning.kind == NONE:
             self._settled_frame = frame.image
@@ -377,11 +385,93 @@ class GameSession:
             move = Move.board_remove(game.color_to_move, cell)
         self._push(move, frame)
 
-    def _catch_up(self, placements: list, frame: Frame) -> None:
-        """Rule the moves played while the camera was away, in turn order; an illegal one stops
+    def _removes_own_chip(self, meaning) -> bool:
+        """A chip of the side to move is gone: never a legal move, but the sign of a move the
+        camera missed when cells could not be read (the other side's removal came after it)."""
+        if meaning.kind != REMOVE or meaning.cell is None or not self._unseen_cells():
+            return False
+        return self.game.chip_at(meaning.cell) == self.game.color_to_move
+
+    def _unseen_cells(self) -> set[Cell]:
+        """Cells the vision could not read through a whole still spell since the last move,
+        or in any reading of the current one: a move made there may have gone unseen."""
+        return self._unseen_since_move | (self._unseen_now or set())
+
+    def _catch_up_plan(
+        self, board: list[str], after_gap: bool, just_cleared: Cell | None
+    ) -> list | None:
+        """Several moves the camera did not see one by one, in turn order, or ``None``.
+
+        The settled board is tried as it is and with the tracker's glimpses (a chip read twice
+        as the hand left, then lost under glare). Every move but the last must have been
+        unseeable (the camera was away, or its cell was unreadable or only glimpsed), and the
+        order must agree with what was read when: an earlier move's cell may not have shown its
+        old value after a later move's change was already visible.
+        """
+        game = self.game
+        glimpses = self.tracker.glimpses()
+        boards = [(board, {})]
+        if glimpses:
+            boards.append((_with_cells(board, glimpses), glimpses))
+        unseen = self._unseen_cells()
+        for candidate, glimpsed in boards:
+            change = BoardChange.between(game.board_strings(), candidate)
+            plan = interpret_catch_up(change, _turn_colors(game), just_cleared)
+            if plan is None:
+                continue
+            hidden = all(m.cell in unseen or m.cell in glimpsed for m in plan[:-1])
+            if (after_gap or hidden) and self._read_in_order(plan, change):
+                for cell, value in glimpsed.items():
+                    if any(m.cell == cell for m in plan):
+                        self.tracker.adopt(cell, value)
+                return plan
+        return None
+
+    def _read_in_order(self, plan: list, change: BoardChange) -> bool:
+        """No move of ``plan`` shows its old value after a later move's change was read."""
+        before = {ch.cell: ch.before for ch in change.changes}
+        after = {ch.cell: ch.after for ch in change.changes}
+        tracker = self.tracker
+        for i, earlier in enumerate(plan):
+            old_seen = tracker.last_read(earlier.cell, before[earlier.cell])
+            if old_seen is None:
+                continue
+            for later in plan[i + 1 :]:
+                since = tracker.last_read(later.cell, before[later.cell])
+                new_seen = tracker.first_read_since(
+                    later.cell, after[later.cell], -1.0 if since is None else since
+                )
+                if new_seen is not None and old_seen >= new_seen:
+                    return False
+        return True
+
+    def _ask_unseen(self, change: BoardChange, unseen: set[Cell]) -> None:
+        """The board cannot be explained while some cells cannot be read: ask the table to
+        make them readable or correct them, instead of ruling on a board only half seen."""
+        game = self.game
+        names = sorted((cell_name(c) for c in unseen), key=lambda n: (int(n[1:]), n[0]))
+        seen = "; ".join(ch.describe() for ch in change.changes if not ch.is_recolored)
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        message = (
+            f"Cannot see {shown}: {game.color_to_move}'s move may be there"
+            + (f" (seen: {seen})" if seen else "")
+            + ". Move the lamp or tap the hidden cell to correct it."
+        )
+        if message != self._waiting:
+            self._emit({"type": "unseen", "cells": names, "message": message})
+        self._wait(names, message)
+        self._emit_state()
+
+    def _catch_up(self, moves: list, frame: Frame) -> None:
+        """Rule the moves the camera did not see one by one, in turn order; an illegal one stops
         the catch-up and the game waits for the board as after any illegal move."""
-        for placement in placements:
-            ruling = self._push(Move.board_place(placement.color, placement.cell), frame)
+        for m in moves:
+            move = (
+                Move.board_place(m.color, m.cell)
+                if m.kind == PLACE
+                else Move.board_remove(m.color, m.cell)
+            )
+            ruling = self._push(move, frame)
             if not ruling["legal"] or self.game.is_over:
                 return
 
@@ -771,6 +861,19 @@ def _standing_corrections(actions, game: Game) -> dict[Cell, tuple[str, str]]:
         for (r, c), (misread, value) in latest.items()
         if misread != value and board[r][c] == value
     }
+
+
+def _with_cells(board: list[str], cells: dict[Cell, str]) -> list[str]:
+    rows = list(board)
+    for (r, c), symbol in cells.items():
+        rows[r] = _with_symbol(rows[r], c, symbol)
+    return rows
+
+
+def _only_put_back(change: BoardChange, just_cleared: Cell | None) -> bool:
+    """The only change is a chip back on the cell the last move cleared: a plain mismatch."""
+    real = [ch for ch in change.changes if not ch.is_recolored]
+    return len(real) == 1 and just_cleared is not None and real[0].cell == just_cleared
 
 
 def _with_symbol(row: str, col: int, symbol: str) -> str:

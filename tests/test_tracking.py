@@ -326,8 +326,8 @@ def test_a_catch_up_must_leave_no_doubt():
     assert interpret_catch_up(two_blue, ["blue", "green"]) is None  # wrong colours
     assert interpret_catch_up(two_blue, ["blue", "green", "blue", "green"]) is None  # order?
     start = board_with(D5="G")
-    removal_and_place = BoardChange.between(start, board_with(C1="B"))
-    assert interpret_catch_up(removal_and_place, ["blue", "green"]) is None  # only placements
+    own_chip_gone = BoardChange.between(start, board_with(C1="B"))
+    assert interpret_catch_up(own_chip_gone, ["blue", "green"]) is None  # green took its own
     one = BoardChange.between(EMPTY, board_with(C1="B"))
     assert interpret_catch_up(one, ["blue", "green"]) is None  # a single move is interpret's
     out_of_turn = BoardChange.between(EMPTY, board_with(D5="G", C1="B"))
@@ -352,3 +352,78 @@ def test_unreadable_reads_neither_confirm_nor_break_a_pending_change():
     updates = feed(tracker, [(0.2, 0.0, chip), (2.0, 0.0, unread)], start=1.0)
     assert settled(updates) == []  # the board it had announced is unchanged
     assert tracker.stable_board == EMPTY
+
+
+def test_a_missed_placement_followed_by_a_removal_is_caught_up_in_turn_order():
+    """Green put a chip on F2 unseen, then blue took the green chip off I4."""
+    start = board_with(I4="G", H8="B")
+    change = BoardChange.between(start, board_with(F2="G", H8="B"))
+    assert interpret(change, "green").kind == MISMATCH
+    moves = interpret_catch_up(change, ["green", "blue"])
+    assert [(m.kind, m.color, m.cell) for m in moves] == [
+        (PLACE, "green", parse_cell("F2")),
+        (REMOVE, "blue", parse_cell("I4")),
+    ]
+    # a removal first, then a placement: blue took the green chip, green placed
+    change = BoardChange.between(start, board_with(H8="B", C7="G"))
+    moves = interpret_catch_up(change, ["blue", "green"])
+    assert [(m.kind, m.color) for m in moves] == [(REMOVE, "blue"), (PLACE, "green")]
+
+
+def test_a_removal_that_more_than_one_side_may_have_made_is_not_guessed():
+    """Three teams: red's chip gone and a green chip added, blue to move. Blue removed the red
+    chip and green placed, or... the only fitting order is unique here; a red chip gone with
+    blue and green both able to remove it and no placement to pin the order is ambiguous."""
+    start = board_with(E5="R")
+    change = BoardChange.between(start, board_with(D4="G"))
+    moves = interpret_catch_up(change, ["blue", "green", "red"])
+    assert [(m.kind, m.color) for m in moves] == [(REMOVE, "blue"), (PLACE, "green")]
+    start = board_with(E5="R", F6="R")
+    two_gone = BoardChange.between(start, EMPTY)
+    assert interpret_catch_up(two_gone, ["blue", "green", "red"]) is None  # which was first?
+    more_than_a_round = BoardChange.between(EMPTY, board_with(A2="B", B3="G", C4="B"))
+    assert interpret_catch_up(more_than_a_round, ["blue", "green"]) is None
+
+
+def test_a_change_that_turned_unreadable_before_it_was_confirmed_does_not_hold_the_board():
+    """C3 is read blue twice as the hand leaves, then only '?' (a glare spot): the board settles
+    after the window as it was (C3 unconfirmed, not after the 1.5 s patience), and C3 is a
+    glimpse the session may use later; it never becomes the cell's value by itself."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    chip, unread = board_with(C3="B"), board_with(C3="?")
+    updates = feed(tracker, [(0.5, 1.0, None), (0.2, 0.0, chip), (2.0, 0.0, unread)], start=1.0)
+    still_at = next(t for t, u in updates if u.status == STILL)
+    assert still_at == pytest.approx(2.0)  # hand gone at 1.5, still for the 0.5 s window
+    assert settled(updates) == []  # the board it had announced is unchanged
+    assert tracker.glimpses() == {parse_cell("C3"): "B"}
+    assert tracker.stable_board == EMPTY
+    tracker.adopt(parse_cell("C3"), "B")  # the session ruled it: it is the cell's value now
+    assert tracker.stable_board == chip and tracker.glimpses() == {}
+
+
+def test_a_single_read_before_the_cell_turned_unreadable_is_no_glimpse():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    chip, unread = board_with(C3="B"), board_with(C3="?")
+    feed(tracker, [(1.0, 0.0, EMPTY), (0.1, 0.0, chip), (1.0, 0.0, unread)])
+    assert tracker.glimpses() == {}
+    # a glimpse ends when the cell is read as it was
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY), (0.2, 0.0, chip), (0.5, 0.0, unread)])
+    assert tracker.glimpses() == {parse_cell("C3"): "B"}
+    feed(tracker, [(0.1, 0.0, EMPTY), (0.5, 0.0, unread)], start=1.7)
+    assert tracker.glimpses() == {}
+
+
+def test_the_tracker_remembers_when_each_value_was_read_on_a_cell():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), expected=EMPTY)
+    c3 = parse_cell("C3")
+    feed(
+        tracker, [(1.0, 0.0, EMPTY), (1.0, 0.0, board_with(C3="?")), (1.0, 0.0, board_with(C3="B"))]
+    )
+    assert tracker.last_read(c3, ".") == pytest.approx(0.9)  # '?' reads are not values
+    assert tracker.first_read_since(c3, "B", 0.9) == pytest.approx(2.0)
+    assert tracker.first_read_since(c3, "G", 0.0) is None
+    assert tracker.last_read(c3, "G") is None
+    tracker.reset(EMPTY)  # a new game forgets the history
+    assert tracker.last_read(c3, "B") is None

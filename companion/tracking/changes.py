@@ -4,14 +4,15 @@
 referee's state as a prior: a turn adds one chip of the side to move or removes one chip; chips
 do not change colour (a colour change is a misread and is ignored); corners never hold chips.
 Anything else is a mismatch that names the cells, and the game waits for the table to fix it.
-``interpret_catch_up`` is the one exception, for the first board after the camera was lost:
-several placements whose colours follow the turn order exactly are the moves played meanwhile.
+``interpret_catch_up`` is the one exception, for moves the camera could not see one by one:
+several changes (placements and removals) that fit the next turns in exactly one order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from companion.cells import CORNERS, SIZE, Cell, cell_name
 from companion.vision.reading import COLOR_OF_SYMBOL, EMPTY
@@ -170,22 +171,42 @@ def interpret(
 def interpret_catch_up(
     change: BoardChange, turn_colors: Sequence[str], just_cleared: Cell | None = None
 ) -> list[Interpretation] | None:
-    """Explain ``change`` as several placements in a row, made while the camera was away.
+    """Explain ``change`` as several moves in a row that the camera did not see one by one.
 
-    After an outage the first settled board may be several turns ahead. It is accepted only
-    when nothing else can be meant: chips were only added (a colour change is ignored as a
-    misread), 2 or more of them, their colours are exactly those of the next sides to move
-    (``turn_colors``, the side to move first) and no colour appears twice, so the order of the
-    moves is known. Returns the placements in turn order, or ``None`` (the usual mismatch).
-    A chip on ``just_cleared`` (the cell a one-eyed jack just emptied) is never accepted.
+    After an outage, or when a chip lay on a cell the vision could not read, a settled board
+    may be several turns ahead. ``turn_colors`` are the sides of the next turns, the side to
+    move first (one round of the table at most). Each turn made one change: a placement by the
+    chip's colour, or a removal of another side's chip. The changes are accepted only when they
+    fit those turns in exactly one order (a colour change is ignored as a misread, as in
+    :func:`interpret`), so the order of the moves is known. Returns the moves in turn order, or
+    ``None`` (the usual mismatch). A chip on ``just_cleared`` (the cell a one-eyed jack just
+    emptied) is never accepted. Whether the moves really can have gone unseen is the caller's
+    question (see ``GameSession``).
     """
     real = [ch for ch in change.changes if not ch.is_recolored]
-    if len(real) < 2 or not all(ch.is_added for ch in real):
+    if len(real) < 2 or len(real) > len(turn_colors):
         return None
+    if not all(ch.is_added or ch.is_removed for ch in real):
+        return None  # pragma: no cover - symbols outside .BGR are filtered upstream
     if just_cleared is not None and any(ch.cell == just_cleared for ch in real):
         return None
-    by_color = {COLOR_OF_SYMBOL[ch.after]: ch for ch in real}
     colors = list(turn_colors[: len(real)])
-    if len(by_color) != len(real) or len(colors) != len(real) or set(colors) != set(by_color):
+    fitting = [
+        order
+        for order in permutations(real)
+        if all(_fits(ch, color) for ch, color in zip(order, colors, strict=True))
+    ]
+    if len(fitting) != 1:
         return None
-    return [Interpretation(PLACE, color=color, cell=by_color[color].cell) for color in colors]
+    return [
+        Interpretation(PLACE if ch.is_added else REMOVE, color=color, cell=ch.cell)
+        for ch, color in zip(fitting[0], colors, strict=True)
+    ]
+
+
+def _fits(change: CellChange, color: str) -> bool:
+    """Whether ``color``'s turn can have made ``change``: placed its own chip, or removed
+    another side's chip."""
+    if change.is_added:
+        return COLOR_OF_SYMBOL[change.after] == color
+    return COLOR_OF_SYMBOL[change.before] != color

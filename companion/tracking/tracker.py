@@ -16,7 +16,12 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
   frames is never seen downstream;
 - once the board has been still and readable for ``still_window`` seconds and no cell is in the
   middle of a change (or ``settle_patience`` seconds have passed) the tracker *settles*:
-  ``update.settled`` carries the 10 strings of the settled board, once per change.
+  ``update.settled`` carries the 10 strings of the settled board, once per change. A cell
+  whose change was read too few times before it became unreadable does not hold the board
+  back: it is a *glimpse* (:meth:`BoardTracker.glimpses`), which the session may use to
+  explain a later board but never rules on by itself;
+- every cell keeps a short history of what was read on it and when (:meth:`last_read`,
+  :meth:`first_read_since`), so the session can tell in which order changes became visible.
 
 The referee's board is the prior: cells start at the expected board (``reset``), corners always
 hold ``*`` whatever is read there.
@@ -33,6 +38,7 @@ WATCHING = "watching"
 STILL = "still"
 NO_BOARD = "no_board"
 SETTLING = "settling"  # still, but not for long enough yet (shown as "watching" by the session)
+HISTORY_RUNS = 32  # runs of equal reads kept per cell (a flickering cell forgets its oldest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,8 @@ class TrackerConfig:
     # keeps flickering (that cell keeps its last steady value)
     min_reads: int = 3  # a cell changes only after this many agreeing reads (and the window)
     max_hidden: int = 40  # more unreadable cells than this: the board is not in view enough
+    glimpse_reads: int = 2  # a pending value read this often before its cell turned
+    # unreadable is a glimpse (see BoardTracker.glimpses)
 
     def __post_init__(self) -> None:
         if self.still_window < 0:
@@ -79,6 +87,8 @@ class BoardTracker:
         self._announced: list[str] | None = None
         self._last_cells: list[str] | None = None
         self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
+        self._hidden: set[tuple[int, int]] = set()  # cells unreadable in the latest reading
+        self._history: dict[tuple[int, int], list[list]] = {}  # cell -> [value, first, last] runs
         self.reset(expected or ["*........*"] + ["." * 10] * 8 + ["*........*"])
 
     # -- control -------------------------------------------------------------------------------
@@ -95,8 +105,40 @@ class BoardTracker:
         self._candidate_reads = [[0] * SIZE for _ in range(SIZE)]
         self._unsettled_since = [[0.0] * SIZE for _ in range(SIZE)]
         self._overrides = {}
+        self._hidden = set()
+        self._history = {}
         if rearm:
             self._announced = None
+
+    def adopt(self, cell: tuple[int, int], value: str) -> None:
+        """The game now holds ``value`` on ``cell`` (a glimpsed chip the session ruled on): the
+        cell takes it as its settled value, its pending change is done."""
+        r, c = cell
+        self._stable[r][c] = value
+        self._candidate[r][c] = None
+
+    def glimpses(self) -> dict[tuple[int, int], str]:
+        """Cells unreadable in the latest reading whose pending new value was read at least
+        ``glimpse_reads`` times (and never contradicted) before they turned unreadable: e.g. a
+        chip seen twice as the hand left, then lost in a glare spot. Not settled values."""
+        need = self.config.glimpse_reads
+        return {
+            (r, c): self._candidate[r][c]
+            for r, c in sorted(self._hidden)
+            if self._candidate[r][c] is not None and self._candidate_reads[r][c] >= need
+        }
+
+    def last_read(self, cell: tuple[int, int], value: str) -> float | None:
+        """The last time ``value`` was read on ``cell`` (kept for the last few changes)."""
+        times = [last for seen, _, last in self._history.get(cell, ()) if seen == value]
+        return times[-1] if times else None
+
+    def first_read_since(self, cell: tuple[int, int], value: str, since: float) -> float | None:
+        """The first time ``value`` was read on ``cell`` after ``since``."""
+        for seen, first, last in self._history.get(cell, ()):
+            if seen == value and last > since:
+                return max(first, since)
+        return None
 
     def correct(self, cell: tuple[int, int], value: str) -> None:
         """The table says ``cell`` holds ``value``: believe it while the vision keeps reading what
@@ -191,7 +233,8 @@ class BoardTracker:
         if self._still_since is None:
             self._still_since = timestamp
         self._last_cells = list(reading.cells)
-        self._observe(timestamp, self._apply_overrides(reading.cells), set(hidden))
+        self._hidden = set(hidden)
+        self._observe(timestamp, self._apply_overrides(reading.cells), self._hidden)
         update = self._maybe_settle(timestamp)
         if hidden:
             return TrackerUpdate(update.status, update.settled, hidden)
@@ -216,10 +259,14 @@ class BoardTracker:
         return any(v is not None for row in self._candidate for v in row)
 
     def _changing(self, timestamp: float) -> bool:
-        """A cell is in the middle of a change (not one that has flickered for too long)."""
+        """A cell is in the middle of a change (not one that has flickered for too long, nor
+        one that turned unreadable before its change was confirmed: waiting for it could take
+        for ever, e.g. under a glare spot, and would only delay the ruling of the rest)."""
         patience = self.config.settle_patience
         return any(
-            self._candidate[r][c] is not None and timestamp - self._unsettled_since[r][c] < patience
+            self._candidate[r][c] is not None
+            and (r, c) not in self._hidden
+            and timestamp - self._unsettled_since[r][c] < patience
             for r in range(SIZE)
             for c in range(SIZE)
         )
@@ -247,6 +294,7 @@ class BoardTracker:
                     self._promote_if_confirmed(r, c, timestamp)
                     continue
                 seen = row[c]
+                self._remember(r, c, seen, timestamp)
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
                     continue
@@ -258,6 +306,15 @@ class BoardTracker:
                     self._candidate_reads[r][c] = 0
                 self._candidate_reads[r][c] += 1
                 self._promote_if_confirmed(r, c, timestamp)
+
+    def _remember(self, r: int, c: int, seen: str, timestamp: float) -> None:
+        runs = self._history.setdefault((r, c), [])
+        if runs and runs[-1][0] == seen:
+            runs[-1][2] = timestamp
+            return
+        runs.append([seen, timestamp, timestamp])
+        if len(runs) > HISTORY_RUNS:
+            del runs[0]
 
     def _promote_if_confirmed(self, r: int, c: int, timestamp: float) -> None:
         """A pending value becomes the cell's value once it was the only value read there for
