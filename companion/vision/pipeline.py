@@ -43,6 +43,9 @@ CLEAR_INK_MATCH = 0.55
 CLEAR_INK_MARGIN = 0.35
 CLEAR_INK_UNKNOWN_MAX = 0.5
 CLEAR_INK_CORNERS_MIN = 0.0  # ... and the free corners look more alike than their neighbours
+# ... unless it is a located grid (not one moved by a cell) whose lines one homography explains
+# this well: glare, a hand or chips beside a corner can make the corners differ on the real grid
+STRONG_LINES = 0.85
 SHIFT_MARGIN = 0.15
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
@@ -267,7 +270,8 @@ class BoardReader:
         calibrated = self.orientation if self._orientation_fixed else None
         fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep)
         top_match = 0.0
-        trials = [(f.quad, f.source, 0.0) for f in fits[:1]]
+        # (quad, source, handicap, share of its lines one homography explains; 0 = not measured)
+        trials = [(f.quad, f.source, 0.0, f.lines) for f in fits[:1]]
         h, w = bgr.shape[:2]
         for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
@@ -275,10 +279,10 @@ class BoardReader:
             if fits:
                 moved = shifted_quad(fits[0].quad, dx, dy)
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
-                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})", SHIFT_MARGIN))
-        trials += [(f.quad, f.source, 0.0) for f in fits[1:]]
+                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})", SHIFT_MARGIN, 0.0))
+        trials += [(f.quad, f.source, 0.0, f.lines) for f in fits[1:]]
         first_ok = False
-        for i, (quad, source, handicap) in enumerate(trials):
+        for i, (quad, source, handicap, lines) in enumerate(trials):
             if handicap and not first_ok:
                 continue
             self.quad, self.located_by = quad, source
@@ -298,7 +302,7 @@ class BoardReader:
                 dx, dy = placement.grid_offset()
                 if not source.endswith("+moved") and max(abs(dx), abs(dy)) > 0.1:
                     moved = shifted_quad(quad, dx, dy)
-                    trials.insert(i + 1, (moved, source + "+moved", handicap))
+                    trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0))
                 continue
             first_ok = first_ok or i == 0
             plausibility = self._last_plausibility - handicap
@@ -314,7 +318,7 @@ class BoardReader:
                     grid,
                     self._last_vote,
                 )
-                best = (plausibility, reading, state, trial_notes, self._last_parts)
+                best = (plausibility, reading, state, trial_notes, self._last_parts, lines)
             if i == 0 and plausibility >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
         if deep and best is not None and best[4][5] > WASHED_OUT_MAX:
@@ -325,7 +329,10 @@ class BoardReader:
             calibrated is None
             and best[0] < PLAUSIBLE_MIN
             and (
-                not (_clear_ink(best[4]) and best[4][0] >= top_match - 0.05)
+                not (
+                    _clear_ink(best[4], corners=best[5] < STRONG_LINES)
+                    and best[4][0] >= top_match - 0.05
+                )
                 or _unreadable_edge(best[1])
             )
         ):
@@ -333,7 +340,7 @@ class BoardReader:
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
-        _, reading, state, trial_notes, _ = best
+        _, reading, state, trial_notes, _, _ = best
         self.quad, self.located_by, self.orientation, self._cache, grid, self._last_vote = state
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
@@ -492,12 +499,12 @@ def _unprinted_share(symbols: np.ndarray, feats) -> float:
     return float((printing[empty] < BLANK_CONTENT).mean())
 
 
-def _clear_ink(parts: tuple) -> bool:
+def _clear_ink(parts: tuple, corners: bool = True) -> bool:
     """The judged reading's ink pattern (match, margin, unknown share) alone says board, and
-    its four corner cells look alike (on a grid a cell off, two "corners" are ordinary cards,
-    while the ink of a shifted grid can still match fairly well)."""
+    (with ``corners``) its four corner cells look alike (on a grid a cell off, two "corners"
+    are ordinary cards, while the ink of a shifted grid can still match fairly well)."""
     match, margin, unknown = parts[:3]
-    corners_alike = len(parts) < 5 or parts[4] >= CLEAR_INK_CORNERS_MIN
+    corners_alike = not corners or len(parts) < 5 or parts[4] >= CLEAR_INK_CORNERS_MIN
     return (
         match >= CLEAR_INK_MATCH
         and margin >= CLEAR_INK_MARGIN
