@@ -575,9 +575,15 @@ class GameSession:
                 expected = self.game.board_strings()
                 alone = list(expected)
                 alone[where[0]] = _with_symbol(alone[where[0]], where[1], value)
-                missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
-                if missed.kind not in (NONE, MISMATCH):
+                game = self.game
+                missed = interpret(BoardChange.between(expected, alone), game.color_to_move)
+                own = missed.kind == REMOVE and game.chip_at(missed.cell) == game.color_to_move
+                # what was known of the board's unseen cells before the correction still
+                # holds for the rest of this board (a ruled move would forget it)
+                unseen = (self._unseen_since_move, self._unseen_now, self._after_gap)
+                if missed.kind not in (NONE, MISMATCH) and not own:
                     self._on_settled(alone, self._latest)
+                    self._unseen_since_move, self._unseen_now, self._after_gap = unseen
                 self._on_settled(self.tracker.stable_board, self._latest)
                 self.tracker.accept(self.tracker.stable_board)
         self._emit_state()

@@ -4,8 +4,12 @@ Figures (one JSON object on stdout, progress on stderr):
 
 - ``accuracy``: the bundled demo game plus ``--games`` rendered games (different camera seeds,
   both board arts, random light, tilt, noise, compression): moves recognised, records reproduced
-  exactly, false rulings (any ruling the script does not call for), moves ruled while a hand was
-  over the board;
+  exactly, false rulings (any ruling the script does not call for: a board mismatch, or a move,
+  legal or not, that is not one of the script's moves in the script's order), moves ruled while
+  a hand was over the board, questions the session asked about cells it could not read. Three
+  modes: ``vision`` (the real vision, questions unanswered), ``vision_table_answers`` (the same,
+  with a table that answers each question by correcting the named cells whose real chip differs
+  from the game's board) and ``perfect_reads`` (the renderer's truth: tracker and session alone);
 - ``latency``: seconds from the hand leaving the board to the ruling (target < 1 s) and from a
   hand first covering a cell to the tracker saying ``watching`` (target < 0.1 s);
 - ``throughput``: the demo script rendered at 1280x720, 30 fps, replayed by ``companion replay``
@@ -118,15 +122,22 @@ def _rendered(work: Path, name: str, make) -> tuple[Path, dict]:
 
 
 def replay_against_truth(
-    video: Path, meta: dict, db_path: Path | None = None, perfect: bool = False
+    video: Path,
+    meta: dict,
+    db_path: Path | None = None,
+    perfect: bool = False,
+    answer: bool = False,
 ) -> dict:
     """Replay ``video`` and compare with its script. ``perfect`` swaps the vision for the
-    renderer's truth (cells under a hand read ``?``): the tracker and session alone."""
+    renderer's truth (cells under a hand read ``?``): the tracker and session alone.
+    ``answer``: a table that answers the session's questions ("cannot see E5 ...") by
+    correcting the named cells whose real chip differs from the game's board (the truth of
+    that frame), as players would; without it questions stay unanswered."""
     from companion.vision import BoardReader
 
     expected = meta["record"]
-    reads = meta.get("perfect_reads") if perfect else None
-    if perfect and not reads:
+    reads = meta.get("perfect_reads") if perfect or answer else None
+    if (perfect or answer) and not reads:
         raise ValueError("this video has no perfect reads stored; render it again")
     timeline = Timeline.from_json(meta["timeline"])
     store = Store(db_path or ":memory:")
@@ -138,9 +149,10 @@ def replay_against_truth(
     events = session.subscribe()
     ruled_at: list[tuple[int, float, dict]] = []  # (frame index, timestamp, ruling)
     watching_frames: list[int] = []
+    questions, answers = 0, 0
     source = open_source(str(video))
     for frame in source:
-        if reads is not None:
+        if perfect:
             text = reads[frame.index]
             session.reader.cells = [text[r * 10 : r * 10 + 10] for r in range(10)]
         session.process_frame(frame)
@@ -150,6 +162,10 @@ def replay_against_truth(
             event = events.get_nowait()
             if event["type"] == "ruling":
                 ruled_at.append((frame.index, frame.timestamp, event["ruling"]))
+            elif event["type"] == "unseen":
+                questions += 1
+                if answer:
+                    answers += _answer(session, event["cells"], reads[frame.index])
     source.close()
     produced = session.export_record()
 
@@ -157,6 +173,7 @@ def replay_against_truth(
     mismatches = [r for _, _, r in ruled_at if r.get("code") == "board_mismatch"]
     want, got = expected["moves"], produced["moves"]
     recognised = sum(1 for a, b in zip(want, got, strict=False) if a == b)
+    in_script = _common_moves(want, got)  # rulings in the script's order (missed ones skipped)
     # the first recognised prefix is what counts: after a wrong move everything shifts
     prefix = 0
     for a, b in zip(want, got, strict=False):
@@ -192,13 +209,44 @@ def replay_against_truth(
         "moves_recognised": prefix,
         "moves_equal_anywhere": recognised,
         "exact_record": produced == expected,
-        "false_rulings": len(mismatches) + max(0, len(got) - len(want)),
+        # any ruling the script does not call for: a mismatch, or a move (legal or not) that
+        # is not one of the script's moves in the script's order
+        "false_rulings": len(mismatches) + len(got) - in_script,
+        "questions": questions,
+        "answers": answers,
         "moves_under_hand": made_up_under_hand,
         "ruling_latency_s": ruling_latency,
         "watching_latency_s": watching_latency,
         "spec": meta.get("spec"),
         "exact_timing": bool(timeline.covered),
     }
+
+
+def _common_moves(want: list, got: list) -> int:
+    """Length of the longest common subsequence of two move lists."""
+    table = [[0] * (len(got) + 1) for _ in range(len(want) + 1)]
+    for i, a in enumerate(want):
+        for j, b in enumerate(got):
+            table[i + 1][j + 1] = (
+                table[i][j] + 1 if a == b else max(table[i][j + 1], table[i + 1][j])
+            )
+    return table[-1][-1]
+
+
+def _answer(session: GameSession, cells: list[str], truth: str) -> int:
+    """The table answers a question: it corrects each named cell whose real chip (``truth``,
+    100 symbols of the frame) differs from the game's board. Returns the cells corrected."""
+    from companion.cells import parse_cell
+
+    board = session.state()["board"]
+    fixed = 0
+    for name in cells:
+        r, c = parse_cell(name)
+        real = truth[r * 10 + c]
+        if real in ".BGR" and real != board[r][c]:
+            session.correct_cell(name, real)
+            fixed += 1
+    return fixed
 
 
 # -- one-core throughput and memory (child process) ------------------------------------------
@@ -263,6 +311,8 @@ def _aggregate(runs: list[dict]) -> dict:
         "moves_recognised": sum(r["moves_recognised"] for r in runs),
         "false_rulings": sum(r["false_rulings"] for r in runs),
         "moves_under_hand": sum(r["moves_under_hand"] for r in runs),
+        "questions": sum(r["questions"] for r in runs),
+        "cells_corrected": sum(r["answers"] for r in runs),
         "failed_games": [
             {k: r[k] for k in ("name", "moves_recognised", "expected_moves", "spec")}
             for r in runs
@@ -333,13 +383,14 @@ def run(args: argparse.Namespace) -> int:
         _log("throughput: replaying on one core")
         out["throughput"] = throughput(video, work)
 
-    runs: dict[str, list[dict]] = {"vision": [], "perfect_reads": []}
+    runs: dict[str, list[dict]] = {"vision": [], "perfect_reads": [], "vision_table_answers": []}
     db = work / "demo.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     _log("accuracy: the demo game")
     demo = replay_against_truth(demo_video, demo_meta, db_path=db)
     runs["vision"].append({"name": "demo", **demo})
+    runs["vision_table_answers"].append({"name": "demo", **demo})  # no truth per frame to answer
     db_bytes = sum(
         Path(f"{db}{s}").stat().st_size for s in ("", "-wal") if Path(f"{db}{s}").exists()
     )
@@ -358,7 +409,12 @@ def run(args: argparse.Namespace) -> int:
             name,
             lambda seed=seed: _random_game(seed, moves),
         )
-        runs["vision"].append({"name": name, **replay_against_truth(video, meta)})
+        seen = replay_against_truth(video, meta)
+        runs["vision"].append({"name": name, **seen})
+        # the same game with a table that answers the session's questions (only where it
+        # asked any: elsewhere the run would be the same)
+        answered = replay_against_truth(video, meta, answer=True) if seen["questions"] else seen
+        runs["vision_table_answers"].append({"name": name, **answered})
         runs["perfect_reads"].append(
             {"name": name, **replay_against_truth(video, meta, perfect=True)}
         )
