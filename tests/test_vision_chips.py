@@ -320,3 +320,36 @@ def test_a_pale_hand_next_to_a_cover_hides_a_chip_and_is_unknown():
     assert symbols[5, 5] == "?" and conf[5, 5] == 0.0 and why["next_to_cover"][5, 5]
     assert symbols[1, 1] == "."
     assert symbols[8, 8] == "."
+
+
+def test_red_ink_on_an_over_exposed_card_is_ink_but_a_washed_out_chip_stays_unknown():
+    img = _cards()
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            if r >= 5:  # the lower half over-exposed: its cards clip to pure white
+                cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (255, 255, 255), -1)
+            if (r + c) % 2:
+                _heart(img, r, c, 5)
+            else:
+                cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
+    # a blue chip under a glare spot: clipped in the middle, a pale blue tint around that and
+    # a crescent of its colour left at the rim
+    centre = (3 * CW + CW // 2, 7 * CH + CH // 2)
+    cv2.circle(img, centre, 9, (255, 228, 208), -1)
+    cv2.circle(img, centre, 6, (255, 255, 255), -1)
+    cv2.ellipse(img, centre, (9, 9), 0, 20, 160, (170, 70, 20), 4)
+    # ... and a red one, whose crescent alone could pass for printed red
+    centre = (4 * CW + CW // 2, 8 * CH + CH // 2)
+    cv2.circle(img, centre, 10, (200, 205, 255), -1)
+    cv2.circle(img, centre, 5, (255, 255, 255), -1)
+    cv2.ellipse(img, centre, (10, 10), 0, 0, 180, (30, 30, 200), 5)
+    feats = chips.measure(img, ColourProfile())
+    assert feats.glare[6:, :].mean() > chips.GLARE_MAX
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[7, 3] == "?" and why["glare"][7, 3]
+    assert symbols[8, 4] == "?" and why["glare"][8, 4]
+    hearts = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 1
+    hearts[7, 3] = False
+    assert set(symbols[hearts]) == {"."}

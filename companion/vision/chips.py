@@ -38,6 +38,7 @@ SOLID_DOMINANCE = 0.8  # a chip colour this far ahead of the others is a solid c
 GLARE_MAX = 0.25
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
 GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chip
+WASHED_TINT = 0.25  # a broad pale tint over this much of a clipped cell: a washed-out chip
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
 REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
 SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
@@ -458,6 +459,9 @@ def measure(
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
         feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
+    elif (feats.glare > GLARE_MAX).any():
+        # ... and a board with clipped cells, for the look at a washed-out chip's pale tint
+        feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
     return feats
 
 
@@ -666,6 +670,11 @@ def classify(
             )
         )
         occluded = occluded | causes["next_to_cover"]
+    if feats.tinted_blob is not None:
+        # red on a clipped card that is as thin and as small as this board's own printing,
+        # with no broad pale tint around it (what is left of a washed-out chip), is the ink
+        # of an over-exposed white card, not a chip under glare (blue and green stay unsure)
+        glared &= ~(is_ink & (feats.tinted_blob < WASHED_TINT))
     causes["glare"] = glared & ~is_chip
     causes["undecided"] = ~(is_chip | is_empty | is_ink)
     unsure = occluded | causes["glare"] | causes["undecided"]
