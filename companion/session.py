@@ -118,6 +118,7 @@ class GameSession:
         self._mismatch: list[str] = []  # cells the table must fix
         self._unreadable: list[str] = []  # cells the vision could not read in the last reading
         self._waiting: str | None = None  # why the game waits for the board, if it does
+        self._asked = False  # it waits because the table was asked about unreadable cells
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
         self._after_gap = False  # frames were lost (camera outage) since the last settled board
@@ -403,45 +404,65 @@ class GameSession:
         """Several moves the camera did not see one by one, in turn order, or ``None``.
 
         The settled board is tried as it is and with the tracker's glimpses (a chip read twice
-        as the hand left, then lost under glare). Every move but the last must have been
-        unseeable (the camera was away, or its cell was unreadable or only glimpsed), and the
-        order must agree with what was read when: an earlier move's cell may not have shown its
-        old value after a later move's change was already visible.
+        as the hand left, then lost under glare). An order of the moves is accepted only when
+        it agrees with what was read when (:meth:`_seen_in_order`), and exactly one may fit.
         """
         game = self.game
         glimpses = self.tracker.glimpses()
         boards = [(board, {})]
         if glimpses:
             boards.append((_with_cells(board, glimpses), glimpses))
-        unseen = self._unseen_cells()
         for candidate, glimpsed in boards:
             change = BoardChange.between(game.board_strings(), candidate)
-            plan = interpret_catch_up(change, _turn_colors(game), just_cleared)
-            if plan is None:
-                continue
-            hidden = all(m.cell in unseen or m.cell in glimpsed for m in plan[:-1])
-            if (after_gap or hidden) and self._read_in_order(plan, change):
+            plan = interpret_catch_up(
+                change,
+                _turn_colors(game),
+                just_cleared,
+                lambda plan, change=change, glimpsed=glimpsed: self._seen_in_order(
+                    plan, change, glimpsed, after_gap
+                ),
+            )
+            if plan is not None:
                 for cell, value in glimpsed.items():
                     if any(m.cell == cell for m in plan):
                         self.tracker.adopt(cell, value)
                 return plan
         return None
 
-    def _read_in_order(self, plan: list, change: BoardChange) -> bool:
-        """No move of ``plan`` shows its old value after a later move's change was read."""
-        before = {ch.cell: ch.before for ch in change.changes}
-        after = {ch.cell: ch.after for ch in change.changes}
+    def _seen_in_order(
+        self, plan: list, change: BoardChange, glimpsed: dict, after_gap: bool
+    ) -> bool:
+        """Whether the camera can have missed ``plan``'s moves one by one, in this order.
+
+        Every move but the last must have been unseeable one by one: made while the camera was
+        away, on a cell that was unreadable through a still spell or only glimpsed, or (while
+        the table is being asked about unseen cells) seen in an earlier still spell than the
+        next move. Two changes that appeared together on readable cells stay a mismatch. And no
+        move's cell may have shown its old value after a later move's change was read.
+        """
         tracker = self.tracker
-        for i, earlier in enumerate(plan):
-            old_seen = tracker.last_read(earlier.cell, before[earlier.cell])
+        unseen = self._unseen_cells()
+        old = {ch.cell: ch.before for ch in change.changes}
+        new = {ch.cell: ch.after for ch in change.changes}
+
+        def first_new(cell: Cell) -> float | None:
+            since = tracker.last_read(cell, old[cell])
+            return tracker.first_read_since(cell, new[cell], -1.0 if since is None else since)
+
+        for i, earlier in enumerate(plan[:-1]):
+            cell = earlier.cell
+            shown, following = first_new(cell), first_new(plan[i + 1].cell)
+            seen_before = (  # a move never read (a correction) shows up only now
+                self._asked and shown is not None and (following is None or shown < following)
+            )
+            if not (after_gap or cell in unseen or cell in glimpsed or seen_before):
+                return False
+            old_seen = tracker.last_read(cell, old[cell])
             if old_seen is None:
                 continue
             for later in plan[i + 1 :]:
-                since = tracker.last_read(later.cell, before[later.cell])
-                new_seen = tracker.first_read_since(
-                    later.cell, after[later.cell], -1.0 if since is None else since
-                )
-                if new_seen is not None and old_seen >= new_seen:
+                appeared = first_new(later.cell)
+                if appeared is not None and old_seen >= appeared:
                     return False
         return True
 
@@ -460,6 +481,7 @@ class GameSession:
         if message != self._waiting:
             self._emit({"type": "unseen", "cells": names, "message": message})
         self._wait(names, message)
+        self._asked = True
         self._emit_state()
 
     def _catch_up(self, moves: list, frame: Frame) -> None:
@@ -506,11 +528,13 @@ class GameSession:
         """Hold the game until a settled board matches it again; the page shows ``cells``."""
         self._mismatch = list(cells)
         self._waiting = message
+        self._asked = False
         self._set_status(WAITING_FOR_BOARD, message, emit=False)
 
     def _clear_wait(self) -> None:
         self._mismatch = []
         self._waiting = None
+        self._asked = False
 
     def _ruling_evidence(self, frame: Frame | None) -> dict[str, bytes] | None:
         """The straightened board before (the last board that matched the game) and after (the

@@ -10,7 +10,7 @@ several changes (placements and removals) that fit the next turns in exactly one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 
@@ -168,40 +168,49 @@ def interpret(
     )
 
 
+MAX_CATCH_UP = 4  # moves one catch-up may rule (every order of them is tried)
+
+
 def interpret_catch_up(
-    change: BoardChange, turn_colors: Sequence[str], just_cleared: Cell | None = None
+    change: BoardChange,
+    turn_colors: Sequence[str],
+    just_cleared: Cell | None = None,
+    acceptable: Callable[[list[Interpretation]], bool] | None = None,
 ) -> list[Interpretation] | None:
     """Explain ``change`` as several moves in a row that the camera did not see one by one.
 
     After an outage, or when a chip lay on a cell the vision could not read, a settled board
-    may be several turns ahead. ``turn_colors`` are the sides of the next turns, the side to
-    move first (one round of the table at most). Each turn made one change: a placement by the
-    chip's colour, or a removal of another side's chip. The changes are accepted only when they
-    fit those turns in exactly one order (a colour change is ignored as a misread, as in
-    :func:`interpret`), so the order of the moves is known. Returns the moves in turn order, or
-    ``None`` (the usual mismatch). A chip on ``just_cleared`` (the cell a one-eyed jack just
-    emptied) is never accepted. Whether the moves really can have gone unseen is the caller's
-    question (see ``GameSession``).
+    may be several turns ahead. ``turn_colors`` are the sides of one round of the table, the
+    side to move first. Each turn made one change: a placement by the chip's colour, or a
+    removal of another side's chip. The changes (2 to ``MAX_CATCH_UP``) are accepted only when
+    exactly one order of them fits the turns and ``acceptable`` (the caller's check of each
+    candidate order against what it saw when), so the order of the moves is known. A colour
+    change is ignored as a misread, as in :func:`interpret`. Returns the moves in turn order,
+    or ``None`` (the usual mismatch). A chip on ``just_cleared`` (the cell a one-eyed jack just
+    emptied) is never accepted.
     """
     real = [ch for ch in change.changes if not ch.is_recolored]
-    if len(real) < 2 or len(real) > len(turn_colors):
+    if len(real) < 2 or len(real) > MAX_CATCH_UP or not turn_colors:
         return None
     if not all(ch.is_added or ch.is_removed for ch in real):
         return None  # pragma: no cover - symbols outside .BGR are filtered upstream
     if just_cleared is not None and any(ch.cell == just_cleared for ch in real):
         return None
-    colors = list(turn_colors[: len(real)])
-    fitting = [
-        order
-        for order in permutations(real)
-        if all(_fits(ch, color) for ch, color in zip(order, colors, strict=True))
-    ]
-    if len(fitting) != 1:
-        return None
-    return [
-        Interpretation(PLACE if ch.is_added else REMOVE, color=color, cell=ch.cell)
-        for ch, color in zip(fitting[0], colors, strict=True)
-    ]
+    colors = [turn_colors[k % len(turn_colors)] for k in range(len(real))]
+    found = None
+    for order in permutations(real):
+        if not all(_fits(ch, color) for ch, color in zip(order, colors, strict=True)):
+            continue
+        plan = [
+            Interpretation(PLACE if ch.is_added else REMOVE, color=color, cell=ch.cell)
+            for ch, color in zip(order, colors, strict=True)
+        ]
+        if acceptable is not None and not acceptable(plan):
+            continue
+        if found is not None:
+            return None  # two orders fit: which moves came first is not known
+        found = plan
+    return found
 
 
 def _fits(change: CellChange, color: str) -> bool:
