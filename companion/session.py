@@ -58,6 +58,7 @@ EVIDENCE_QUALITY = 80
 FRAME_EVENT_INTERVAL = 0.2  # seconds between "frame" ticks to subscribers
 QUEUE_SIZE = 256
 CELL_VALUES = {".": None, "B": "blue", "G": "green", "R": "red"}
+COLOR_NAMES = {"B": "blue", "G": "green", "R": "red"}
 
 # Rulings the session gives itself (not the referee), keyed like the referee's texts so the web
 # layer can translate them by code and rule id.
@@ -331,10 +332,16 @@ class GameSession:
             self._set_status(WATCHING, "board still, settling")
         elif status == STILL:
             unreadable = self._unreadable
+            glimpses = [
+                f"{COLOR_NAMES[v]} seen on {cell_name(c)} for a moment"
+                for c, v in self.tracker.glimpses().items()
+                if v in COLOR_NAMES
+            ]
             self._set_status(
                 STILL,
                 "board is still"
-                + (f"; cannot read {', '.join(unreadable[:6])}" if unreadable else ""),
+                + (f"; cannot read {', '.join(unreadable[:6])}" if unreadable else "")
+                + (f" ({'; '.join(glimpses[:2])})" if glimpses else ""),
             )
 
     def _on_settled(self, board: list[str], frame: Frame) -> None:

@@ -674,7 +674,9 @@ def test_a_chip_glimpsed_before_the_glare_hid_it_is_ruled_before_the_next_move()
     table.hand()
     table.still(board_with(**glare(B7="B")), seconds=0.3)  # two reads (the first frame moved)
     table.still(board_with(**glare()), seconds=1.0)  # then the glare hides it again
-    assert table.session.state()["moves"] == []  # a glimpse alone is not ruled
+    state = table.session.state()
+    assert state["moves"] == []  # a glimpse alone is not ruled, but it is shown
+    assert state["status_message"].endswith("(blue seen on B7 for a moment)")
     table.move(board_with(**glare(D4="G")))
     state = table.session.state()
     assert state["moves"] == [{"color": "blue", "place": "B7"}, {"color": "green", "place": "D4"}]
