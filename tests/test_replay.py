@@ -259,3 +259,64 @@ def test_an_unreadable_source_is_one_line_on_stderr_without_ffmpeg_noise(tmp_pat
         "reads (try an .mp4 or .avi file)"
     ]
     assert not (tmp_path / "x.json").exists()
+
+
+def test_replay_reports_the_questions_it_asked_the_table(tmp_path, capsys, monkeypatch):
+    """A glare spot hides A6..C8: blue E5 is seen, green's move under the glare is not, then
+    blue's F6 is: the summary carries the question instead of a ruling, and the game waits."""
+    import cv2
+    import numpy as np
+
+    from companion.vision.reading import BoardReading
+
+    empty = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+
+    def board(**cells: str) -> list[str]:
+        rows = [list(r) for r in empty]
+        for col in "ABC":
+            for row in (6, 7, 8):
+                rows[row - 1]["ABCDEFGHIJ".index(col)] = "?"
+        for name, symbol in cells.items():
+            rows[int(name[1:]) - 1]["ABCDEFGHIJ".index(name[0])] = symbol
+        return ["".join(r) for r in rows]
+
+    boards = [board(), board(E5="B"), board(E5="B"), board(E5="B", F6="B")]
+
+    class BoardInThePixel:  # the frame's first pixel says which board lies on the table
+        def __init__(self, calibration=None):
+            pass
+
+        def read(self, image):
+            corners = np.float32([[8, 4], [56, 4], [56, 44], [8, 44]])
+            cells = boards[int(image[0, 0, 0]) // 10]
+            return BoardReading(True, 0, list(cells), np.ones((10, 10)), corners)
+
+        def straighten(self, image):
+            return image[:40, :40].copy()
+
+    monkeypatch.setattr("companion.vision.BoardReader", BoardInThePixel)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(0)
+    n = 0
+    for k in range(len(boards)):
+        if k:
+            for _ in range(6):  # a hand
+                cv2.imwrite(
+                    str(frames / f"{n:04}.png"), rng.integers(0, 255, (48, 64, 3), np.uint8)
+                )
+                n += 1
+        still = np.full((48, 64, 3), 100, np.uint8)
+        still[0, 0] = 10 * k
+        for _ in range(15):
+            cv2.imwrite(str(frames / f"{n:04}.png"), still)
+            n += 1
+    out = tmp_path / "r.json"
+    assert main(["replay", str(frames), "--record", str(out), "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert [r["code"] for r in summary["rulings"]] == ["ok"]
+    (question,) = summary["questions"]
+    assert question["cells"][:3] == ["A6", "B6", "C6"]
+    assert "green's move may be there" in question["message"]
+    assert summary["status"] == "waiting_for_board"
+    assert summary["status_message"] == question["message"]

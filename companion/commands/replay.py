@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         session.on_capture_event(event)  # the tracker must know about the gap
 
     capture = Reconnecting(source, on_event=on_event, give_up_after=args.give_up)
+    events = session.subscribe()
+    questions: list[dict] = []  # the session's questions about cells it could not read
     frames = 0
     first_stamp = last_stamp = 0.0
     skipped = 0
@@ -166,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
                 if not skipped:
                     bar.note(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
                 skipped += 1
+            _collect_questions(events, frame.index, questions, bar)
             if not frames:
                 first_stamp = frame.timestamp
             last_stamp = frame.timestamp
@@ -206,9 +209,11 @@ def run(args: argparse.Namespace) -> int:
             {k: r.get(k) for k in ("move", "legal", "code", "message", "cells") if k in r}
             for r in state["rulings"]
         ],
+        "questions": questions,
         "sequences": state["sequences"],
         "winner": state["winner"],
         "status": state["status"],
+        "status_message": state["status_message"],
         "interrupted": interrupted,
         "frames_skipped": skipped,
         "camera_outages": capture.outages,
@@ -216,6 +221,15 @@ def run(args: argparse.Namespace) -> int:
     }
     print(json.dumps(summary, indent=1))
     return EXIT_OK
+
+
+def _collect_questions(events, index: int, questions: list[dict], bar) -> None:
+    """Drain the session's events; keep (and show) each question it asked the table."""
+    while not events.empty():
+        event = events.get_nowait()
+        if event["type"] == "unseen":
+            questions.append({"frame": index, "cells": event["cells"], "message": event["message"]})
+            bar.note(event["message"])
 
 
 class ProgressBar:
