@@ -353,3 +353,20 @@ def test_red_ink_on_an_over_exposed_card_is_ink_but_a_washed_out_chip_stays_unkn
     hearts = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 1
     hearts[7, 3] = False
     assert set(symbols[hearts]) == {"."}
+
+
+def test_a_chip_washed_pale_by_a_veil_of_glare_is_unknown_not_empty():
+    img = _grid()
+    _disc(img, 4, 4, (175, 235, 180))  # a green chip under a veil: its hue, a third of its colour
+    _disc(img, 6, 2, (240, 200, 185))  # ... and a blue one
+    _disc(img, 2, 7, (30, 160, 40))  # a green chip in clear view
+    feats = chips.measure(img, ColourProfile())
+    assert feats.chip["G"][4, 4] < chips.EMPTY_MAX  # too pale for the chip colour classes
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[4, 4] == "?" and why["washed_chip"][4, 4]
+    assert symbols[6, 2] == "?" and why["washed_chip"][6, 2]
+    assert symbols[2, 7] == "G"
+    others = np.ones((10, 10), bool)
+    others[[4, 6, 2], [4, 2, 7]] = False
+    assert set(symbols[others]) == {"."}  # no printed card reads as a pale chip

@@ -26,6 +26,7 @@ from companion.vision.colour import (
     flatten_light,
     light_gains,
     local_whites,
+    tinted_mask,
 )
 
 CELL = 24  # pixels per cell side in the grid image
@@ -83,6 +84,8 @@ class CellFeatures:
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
     chip_mask: np.ndarray | None = None
+    # blue or green however pale (a chip washed out by glare), eroded fraction of the inner cell
+    pale_bg: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,15 @@ class CellShape:
     @functools.cached_property
     def ring(self) -> np.ndarray:
         return 1.0 - self.inner
+
+    @functools.cached_property
+    def inner_u8(self) -> np.ndarray:
+        """:attr:`inner` as a 0/255 mask, to cut masks with a bitwise and."""
+        return (self.inner * 255).astype(np.uint8)
+
+    @functools.cached_property
+    def ring_u8(self) -> np.ndarray:
+        return (self.ring * 255).astype(np.uint8)
 
     @functools.cached_property
     def inner_share(self) -> float:
@@ -162,6 +174,11 @@ def _per_cell(mask: np.ndarray, inner: bool, shape: CellShape) -> np.ndarray:
 
     An area resize to 10x10 is exactly the per-cell mean, and much faster than numpy reductions.
     """
+    if mask.dtype == np.uint8:  # a 0/255 mask: cut it to the part first, a cheap bitwise and
+        part = cv2.bitwise_and(mask, shape.inner_u8 if inner else shape.ring_u8)
+        share = shape.inner_share if inner else 1 - shape.inner_share
+        cells = cv2.resize(part.astype(np.float32), (10, 10), interpolation=cv2.INTER_AREA)
+        return cells * np.float32(1.0 / (255.0 * share))
     m = mask.astype(np.float32)
     if mask.dtype == np.uint8:
         m *= 1.0 / 255.0
@@ -407,11 +424,12 @@ def measure(
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
     img, whites = normalise(grid_bgr, cache)
     dark_max = None  # measured on this picture, or kept with the light by a fixed camera
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     if cache is not None:
         if fresh or cache.dark_max is None:
-            cache.dark_max = dark_level(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
+            cache.dark_max = dark_level(hsv)
         dark_max = cache.dark_max
-    masks = colour_masks(img, profile, dark_max)
+    masks = colour_masks(img, profile, dark_max, hsv)
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
         m = masks[sym]
@@ -451,6 +469,7 @@ def measure(
         coloured_sides=coloured_sides(any_chip, shape),
         ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
         chip_mask=any_chip,
+        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], _ERODE), True, shape),
     )
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
@@ -458,10 +477,10 @@ def measure(
     if (content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
     elif (feats.glare > GLARE_MAX).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint
-        feats.tinted_blob = _per_cell(cv2.erode(masks["tinted"], _ERODE), True, shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
     return feats
 
 
@@ -676,8 +695,13 @@ def classify(
         # of an over-exposed white card, not a chip under glare (blue and green stay unsure)
         glared &= ~(is_ink & (feats.tinted_blob < WASHED_TINT))
     causes["glare"] = glared & ~is_chip
+    if covers and feats.pale_bg is not None:
+        # a disc of pale blue or green as big as a chip, where no chip colour is: a chip under
+        # a veil of glare keeps its hue but not its colour (never printed: not empty, not ink);
+        # (it says nothing about whether a located grid is right: left out when judging one)
+        causes["washed_chip"] = (is_empty | is_ink) & (feats.pale_bg >= CHIP_MIN)
     causes["undecided"] = ~(is_chip | is_empty | is_ink)
-    unsure = occluded | causes["glare"] | causes["undecided"]
+    unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
         why.update(causes)
     symbols[unsure] = "?"

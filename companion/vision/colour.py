@@ -112,24 +112,35 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
 
 
 def colour_masks(
-    bgr: np.ndarray, profile: ColourProfile, dark_max: int | None = None
+    bgr: np.ndarray,
+    profile: ColourProfile,
+    dark_max: int | None = None,
+    hsv: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows, at
-    or below ``dark_max``, by default :func:`dark_level` of this picture) and ``tinted`` (any
-    colour, however pale). ``cv2.inRange`` keeps this cheap enough for every frame."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    or below ``dark_max``, by default :func:`dark_level` of this picture) and ``pale_bg``
+    (blue or green however pale). ``cv2.inRange`` keeps this cheap enough for every frame.
+    ``hsv``: the picture already converted to HSV, if at hand."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
     s_min, v_min = profile.min_saturation, profile.min_value
     masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
     skin = _hue_range(hsv, profile.skin, 40, 80)
     masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
     dark_max = dark_level(hsv) if dark_max is None else dark_max
     masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_max))
-    # any tint at all, however washed out (a chip under haze or glare keeps a little)
-    masks["tinted"] = cv2.inRange(hsv, (0, TINT_MIN, v_min), (180, 255, 255))
+    # blue or green however pale: a chip under a veil of glare keeps its hue, not its colour
+    masks["pale_bg"] = _pale_blue_green(hsv, profile, v_min)
     return masks
 
 
+def tinted_mask(hsv: np.ndarray, profile: ColourProfile) -> np.ndarray:
+    """Pixels with any tint at all, however washed out (a chip under haze or glare keeps a
+    little): uint8 0/255."""
+    return cv2.inRange(hsv, (0, TINT_MIN, profile.min_value), (180, 255, 255))
+
+
 TINT_MIN = 30  # saturation (of 255) above which a pixel has some colour
+PALE_MIN = 40  # ... and a blue or green one a hue (a card's white stays below ~20)
 DARK_MAX = 89  # of 255 with the white at WHITE_LEVEL: black ink, shadows
 DARK_SHARE = 0.33  # ... or this share of the way from the darkest ink up to the white
 
@@ -144,6 +155,16 @@ def dark_level(hsv: np.ndarray) -> int:
     """
     black = _percentile_u8(hsv[..., 2], 1)
     return int(max(DARK_MAX, black + DARK_SHARE * (WHITE_LEVEL - black)))
+
+
+def _pale_blue_green(hsv: np.ndarray, profile: ColourProfile, v_min: int) -> np.ndarray:
+    """Blue or green pixels from ``PALE_MIN`` saturation up: one range from green's lower
+    hue to blue's upper one when the two bands do not wrap (the few cyan hues between them
+    are no printing colour either)."""
+    b, g = profile.chips["B"], profile.chips["G"]
+    if g.lo <= g.hi < b.lo <= b.hi:
+        return cv2.inRange(hsv, (g.lo, PALE_MIN, v_min), (b.hi, 255, 255))
+    return cv2.bitwise_or(_hue_range(hsv, b, PALE_MIN, v_min), _hue_range(hsv, g, PALE_MIN, v_min))
 
 
 def _hue_range(hsv: np.ndarray, band: HueBand, s_min: int, v_min: int) -> np.ndarray:
