@@ -370,3 +370,23 @@ def test_a_chip_washed_pale_by_a_veil_of_glare_is_unknown_not_empty():
     others = np.ones((10, 10), bool)
     others[[4, 6, 2], [4, 2, 7]] = False
     assert set(symbols[others]) == {"."}  # no printed card reads as a pale chip
+
+
+def test_a_hand_over_most_of_a_cell_is_a_cover_on_its_own():
+    # the side of a hand, in shadow, over the chip of (3, 0) and the card of (4, 0): skin
+    # over most of each cell, none of its printing, no card white left. Nothing else on the
+    # board is covered, so no "next to a cover" helps; a small pale patch stays an empty card
+    img = _grid()
+    _disc(img, 3, 0, (170, 70, 20))
+    cv2.rectangle(img, (0, 3 * CH), (CW - 2, 5 * CH - 2), (120, 150, 190), -1)
+    cv2.ellipse(img, (7 * CW + 12, 7 * CH + 12), (6, 6), 0, 0, 360, (150, 185, 225), -1)
+    feats = chips.measure(img, ColourProfile())
+    assert feats.skin[3, 0] > chips.PALE_HAND and feats.chip["B"][3, 0] < 0.02
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[3, 0] == "?" and why["pale_hand"][3, 0]
+    assert symbols[4, 0] == "?"
+    assert symbols[7, 7] == "."
+    others = np.ones((10, 10), bool)
+    others[2:6, 0:2] = False  # the hand and the cells beside it
+    assert set(symbols[others]) == {"."}

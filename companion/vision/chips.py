@@ -56,6 +56,8 @@ EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empt
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
+PALE_HAND = 0.5  # skin over this much of an unprinted cell is a hand on its own ...
+PALE_HAND_TINT = 0.3  # ... spread broadly (eroded tint), not the thin edge of a picture
 PATTERN_RED_MIN = 0.55  # thin red over more of a cell than printing covers (bold hearts: 0.59)
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
@@ -478,8 +480,11 @@ def measure(
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
         feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
-    elif (feats.glare > GLARE_MAX).any():
-        # ... and a board with clipped cells, for the look at a washed-out chip's pale tint
+    elif (feats.glare > GLARE_MAX).any() or (
+        (feats.skin > PALE_SKIN) & (feats.dark + feats.red_ink < PRINT_MIN)
+    ).any():
+        # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
+        # or with skin over a cell that shows none of its printing, for the look at a pale hand
         feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
     return feats
 
@@ -661,7 +666,15 @@ def classify(
     if blank.ndim == 2:
         blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
     causes["blank"] = blank
-    occluded = occluded | blank
+    # ... and over most of a cell, no card white brighter than the board's left: a cover
+    # on its own (the weaker signs above only count next to a covered cell)
+    hand = pale & (feats.skin > PALE_HAND) & (feats.white < 1.0)
+    if feats.tinted_blob is not None:
+        hand &= feats.tinted_blob > PALE_HAND_TINT
+    if hand.ndim == 2:
+        hand[[0, 0, 9, 9], [0, 9, 0, 9]] = False
+    causes["pale_hand"] = hand
+    occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
     if occluded.ndim == 2:
