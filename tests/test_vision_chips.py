@@ -390,3 +390,22 @@ def test_a_hand_over_most_of_a_cell_is_a_cover_on_its_own():
     others = np.ones((10, 10), bool)
     others[2:6, 0:2] = False  # the hand and the cells beside it
     assert set(symbols[others]) == {"."}
+
+
+def test_solid_chip_colour_over_nearly_all_of_a_cell_is_a_cover_not_a_chip():
+    # a red card lying face down, its fine pattern blurred to solid red, covers (4, 4) but
+    # the corner of its card (a rounded corner of the card lying there): no disc covers that
+    # much of a square cell; a big red chip beside it stays a chip
+    img = _grid()
+    cv2.rectangle(img, (4 * CW - 4, 4 * CH - 4), (6 * CW - 8, 5 * CH + 8), (40, 40, 205), -1)
+    corner = np.array(
+        [[4 * CW + 3, 4 * CH + 3], [4 * CW + 6, 4 * CH + 3], [4 * CW + 3, 4 * CH + 6]]
+    )
+    cv2.fillPoly(img, [corner.astype(np.int32)], (232, 236, 238))
+    cv2.circle(img, (2 * CW + 12, 7 * CH + 12), 10, (40, 40, 205), -1)  # a big chip
+    feats = chips.measure(img, ColourProfile())
+    assert 0.95 < feats.raw["R"][4, 4] < 0.97
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[4, 4] == "?" and why["colour_everywhere"][4, 4]
+    assert symbols[7, 2] == "R"

@@ -45,7 +45,7 @@ REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than 
 SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
-RAW_MAX = 0.97  # ... nor all of the cell
+RAW_MAX = 0.95  # ... nor all of the cell (a disc in a square covers at most 0.79 of it)
 INK_SOLIDITY_MAX = 0.3  # printed strokes: under a third of the colour survives the erosion
 INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
 INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
