@@ -19,9 +19,11 @@ from companion.vision.geometry import (
 from companion.vision.grid import _scores, _triangle, axis_options, doubled, fit_axis, framed_fit
 from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
 from companion.vision.locate import (
+    OPEN_DISCS,
     WARP_SIDE,
     fit_grid_in_quad,
     opened_outline_candidates,
+    opened_outline_groups,
     outline_candidates,
     plausible_cells,
     refine_grid,
@@ -246,3 +248,15 @@ def test_a_small_candidate_is_straightened_near_its_own_size_and_still_gives_its
     assert warp_side(around) < WARP_SIDE
     assert corner_error(order_quad(quad), GRID / 2) < 1.5
     assert score > 1.0
+
+
+def test_a_hand_close_up_over_a_corner_is_cut_off_only_by_the_wider_discs():
+    img = np.full((480, 640), 50, np.uint8)
+    board = np.array([[200, 120], [440, 130], [430, 360], [210, 350]], np.int32)
+    cv2.fillPoly(img, [board], 200)
+    cv2.ellipse(img, (440, 360), (50, 38), 30, 0, 360, 200, -1)  # the hand, as bright
+    cv2.line(img, (440, 360), (600, 450), 200, 56)  # and its arm
+    groups = opened_outline_groups(img, OPEN_DISCS)
+    errors = [min((corner_error(order_quad(q), board) for q in g), default=1e9) for g in groups]
+    assert errors[0] > 100  # the usual disc leaves the hand on
+    assert errors[-1] < 25  # the widest (opened on a shrunk mask) cuts it off

@@ -58,6 +58,11 @@ RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid
 DEEP_OPTIONS = 6  # grids tried per candidate on the second look (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
 OPEN_DISC = 0.06  # opened outlines: the disc that cuts arms off, as a share of the frame
+# the closer look tries these on its first working copy (a hand close up is wide), and only
+# OPEN_DISC on the finer copy (an opening costs about the disc's width squared)
+OPEN_DISCS = (0.06, 0.1, 0.14, 0.18)
+OPEN_DISC_PX = 24  # a wider disc opens a mask shrunk to make it this wide
+WIDE_DISC_CANDIDATES = 3  # outlines the wider discs add at most (each unlike all others)
 LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm may split it)
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
@@ -128,13 +133,20 @@ def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
     return _quads_from_mask(edges, grey.size, cv2.RETR_LIST)
 
 
-def opened_outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
+def opened_outline_candidates(grey: np.ndarray, disc: float = OPEN_DISC) -> list[np.ndarray]:
     """Board outlines with an arm or a hand that reaches onto the board cut off.
 
-    The regions inside closed edge outlines are filled and opened with a disc a few percent of
-    the frame wide: an arm, a sleeve or a card touching the board is narrower than that and
-    falls away, the board stays, and its outline simplifies to 4 corners again.
+    The regions inside closed edge outlines are filled and opened with a disc ``disc`` of the
+    frame's shorter side wide: an arm, a sleeve or a card touching the board is narrower than
+    that and falls away, the board stays, and its outline simplifies to 4 corners again.
     """
+    return opened_outline_groups(grey, (disc,))[0]
+
+
+def opened_outline_groups(grey: np.ndarray, discs: tuple[float, ...]) -> list[list[np.ndarray]]:
+    """:func:`opened_outline_candidates` for each disc size (one edge map for all): a hand
+    seen close up is wider than a sleeve, and only a disc wider than the hand cuts it off,
+    while a small board needs a disc narrower than itself."""
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
@@ -142,10 +154,18 @@ def opened_outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(grey)
     cv2.drawContours(filled, contours, -1, 255, -1)
-    k = max(3, int(OPEN_DISC * min(grey.shape)))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc)
-    return _quads_from_mask(opened, grey.size, cv2.RETR_EXTERNAL)
+    groups = []
+    for disc in discs:
+        k = max(3, int(disc * min(grey.shape)))
+        # a disc wider than the usual one opens a shrunk copy of the mask (an opening costs
+        # about the disc's width squared); its outline only seeds the grid search
+        f = 1.0 if disc <= OPEN_DISC else min(1.0, OPEN_DISC_PX / k)
+        mask = filled if f == 1.0 else cv2.resize(filled, None, fx=f, fy=f)
+        shape = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(k * f)),) * 2)
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, shape)
+        quads = _quads_from_mask(opened, mask.size, cv2.RETR_EXTERNAL)
+        groups.append([q * (np.array(filled.shape[::-1]) / mask.shape[::-1]) for q in quads])
+    return groups
 
 
 def cell_candidates(grey: np.ndarray) -> list[np.ndarray]:
@@ -463,7 +483,8 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
     if deep and s < 1.0:
         fine, s2 = downscale(bgr, DEEP_WORK_SIDE)
         if s2 > s * 1.2:
-            coarse += _coarse_fits(cv2.cvtColor(fine, cv2.COLOR_BGR2GRAY), s2, deep)
+            fine_grey = cv2.cvtColor(fine, cv2.COLOR_BGR2GRAY)
+            coarse += _coarse_fits(fine_grey, s2, deep, discs=(OPEN_DISC,))
     coarse.sort(key=lambda c: -c[0])
     if deep:
         limit = max(limit, DEEP_LIMIT)
@@ -501,7 +522,11 @@ def plausible_cells(quad: np.ndarray) -> bool:
 
 
 def _coarse_fits(
-    grey: np.ndarray, scale: float, deep: bool, colour: np.ndarray | None = None
+    grey: np.ndarray,
+    scale: float,
+    deep: bool,
+    colour: np.ndarray | None = None,
+    discs: tuple[float, ...] = OPEN_DISCS,
 ) -> list[tuple[float, np.ndarray, str]]:
     """(score, grid quad in full-frame pixels, source) of each candidate with a clear grid, in
     a working copy ``grey`` that is ``scale`` times the frame. The deep look takes the
@@ -516,22 +541,37 @@ def _coarse_fits(
     if colour is not None:
         saturation = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[:, :, 1]
         per_source.insert(1, [(q, "colour-outline") for q in outline_candidates(saturation)])
+    wider: list[list[tuple[np.ndarray, str]]] = []
     if deep:
-        per_source.append([(q, "opened-outline") for q in opened_outline_candidates(grey)])
+        groups = opened_outline_groups(grey, discs)
+        per_source.append([(q, "opened-outline") for q in groups[0]])
+        # the wider discs' outlines come on top of the others' (never crowding them out)
+        wider = [
+            [(q, f"opened-outline-{round(100 * d)}") for q in g]
+            for d, g in zip(discs[1:], groups[1:], strict=True)
+        ]
     if deep:
         cands = [c for group in _interleave(per_source) for c in group]
     else:
         cands = [c for group in per_source for c in group]
+    limit, min_score = (
+        (DEEP_MAX_CANDIDATES, DEEP_SCORE_MIN) if deep else (MAX_CANDIDATES, GRID_SCORE_MIN)
+    )
     tol = 0.02 * max(grey.shape)
     kept: list[tuple[np.ndarray, str]] = []
     for q, src in cands:
         if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept):
             kept.append((q, src))
-    limit, min_score = (
-        (DEEP_MAX_CANDIDATES, DEEP_SCORE_MIN) if deep else (MAX_CANDIDATES, GRID_SCORE_MIN)
-    )
+    kept = kept[:limit]
+    extra = 0
+    for q, src in (c for group in _interleave(wider) for c in group):
+        if extra < WIDE_DISC_CANDIDATES and all(
+            np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept
+        ):
+            kept.append((q, src))
+            extra += 1
     coarse = []
-    for q, src in kept[:limit]:
+    for q, src in kept:
         fits = grid_options_in_quad(grey, q, min_score) if deep else [fit_grid_in_quad(grey, q)]
         for fit in fits:
             if fit is not None and fit[1] >= min_score:
