@@ -275,7 +275,8 @@ class BoardReader:
         h, w = bgr.shape[:2]
         for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
-            # read clearly better than the fitted one, and only when the fitted one reads at all
+            # read clearly better than the fitted one, and is read only when the fitted one
+            # is not misplaced (its chips inside its cells)
             if fits:
                 moved = shifted_quad(fits[0].quad, dx, dy)
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
@@ -292,6 +293,10 @@ class BoardReader:
             trial_notes: list[str] = []
             reading = self._read_grid(grid, trial_notes, judge=True, frame=bgr)
             if not reading.board_found:
+                # the fitted grid's ink votes for no orientation: perhaps it is a cell off
+                # (a frame line or the board's edge taken for a grid line), so its moved
+                # copies are read too
+                first_ok = first_ok or i == 0
                 continue
             placement = placement_in_mask(self._last_chip_mask)
             if placement.misplaced:
