@@ -409,3 +409,21 @@ def test_solid_chip_colour_over_nearly_all_of_a_cell_is_a_cover_not_a_chip():
     symbols, _ = chips.classify(feats, why=why)
     assert symbols[4, 4] == "?" and why["colour_everywhere"][4, 4]
     assert symbols[7, 2] == "R"
+
+
+def test_faded_pips_blurred_into_pale_blobs_are_printing_not_a_washed_chip():
+    # measured on a real frame (dev cards frame 37): haze and blur leave a card's red pips as
+    # pale pink blobs below the red class, faint strokes all over the card, and a tint that
+    # survives a small erosion (0.05-0.26 of the cell) but no chip-sized core of it; a chip
+    # washed out by glare leaves such a core (0.08 on the drawn one of the test above)
+    feats = chips.measure(_cards(), ColourProfile())  # cards with nothing printed: all blank
+    feats.faint_print = np.full((10, 10), 0.22, np.float32)
+    feats.tinted_blob = np.full((10, 10), 0.12, np.float32)
+    feats.tinted_disc = np.zeros((10, 10), np.float32)
+    feats.tinted_disc[6, 4] = 0.08  # the core of a washed-out chip
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[6, 4] == "?" and why["blank"][6, 4]
+    others = np.ones((10, 10), bool)
+    others[5:8, 3:6] = False
+    assert set(symbols[others]) == {"."}

@@ -82,6 +82,7 @@ class CellFeatures:
     coloured_corners: np.ndarray | None = None
     faint_print: np.ndarray | None = None  # thin strokes a little darker than the card (faded ink)
     tinted_blob: np.ndarray | None = None  # broad areas of any colour, however pale
+    tinted_disc: np.ndarray | None = None  # ... as broad as a chip (no printed pip is)
     # per chip colour, the fraction of the cell's border ring in that colour
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
@@ -411,6 +412,14 @@ def normalise(
 _ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
+@functools.lru_cache(maxsize=8)
+def _chip_core(shape: CellShape) -> np.ndarray:
+    """A disc of ~0.36 of the cell's shorter side: what remains of a chip (~0.7 of the cell
+    wide) after an erosion by it is its core; printed pips, letters and their blur vanish."""
+    k = max(5, int(round(0.36 * min(shape.w, shape.h))) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
 def measure(
     grid_bgr: np.ndarray,
     profile: ColourProfile,
@@ -479,7 +488,9 @@ def measure(
     if (content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
+        tinted = tinted_mask(hsv, profile)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted, _ERODE), True, shape)
+        feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), True, shape)
     elif (feats.glare > GLARE_MAX).any() or (
         (feats.skin > PALE_SKIN) & (feats.dark + feats.red_ink < PRINT_MIN)
     ).any():
@@ -649,7 +660,8 @@ def classify(
         # may be the rim of a chip washed out by glare or haze. Judging a located grid
         # (``covers=False``) does without it: a grid a little off must not read better
         # nor where a boundary is hidden: a plain card lying there shows faint marks too
-        faded = (feats.tinted_blob < PALE_BLOB_MAX) & (feats.edges_missing == 0)
+        broad = feats.tinted_disc if feats.tinted_disc is not None else feats.tinted_blob
+        faded = (broad < PALE_BLOB_MAX) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
     pale = np.zeros_like(blank)
