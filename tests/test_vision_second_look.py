@@ -52,3 +52,29 @@ def test_clear_ink_needs_a_good_match_a_clear_margin_mostly_known_cells_and_alik
     assert not _clear_ink((0.6, 0.2, 0.3, 0.0, 0.1))  # two orientations nearly tie
     assert not _clear_ink((1.0, 1.0, 0.98, 0.0, 0.1))  # a "match" on a handful of cells
     assert not _clear_ink((0.66, 0.75, 0.34, 0.0, -0.12))  # corners unlike: a cell off
+    # ... unless the grid's own lines vouch for it (see STRONG_LINES); the ink still must
+    assert _clear_ink((0.66, 0.75, 0.34, 0.0, -0.12), corners=False)
+    assert not _clear_ink((0.5, 0.75, 0.34, 0.0, -0.12), corners=False)
+
+
+def test_a_hand_seen_close_up_over_a_board_corner_does_not_lose_the_board():
+    # frame 1 of `companion render --seed 7600011 --art mixed --hands 1.0 --no-board 0`
+    # (1280x720, cards art, grid 22 % of the frame): the hand over the board's corner is
+    # wider than the usual opening disc; only a wider one cuts it off the board's outline
+    spec = frame_spec(
+        7600011,
+        1,
+        art="mixed",
+        hands=1.0,
+        no_board=0.0,
+        size=None,
+        max_tilt=40.0,
+        lens=0.6,
+        other_games=0.5,
+    )
+    image, truth = render_frame(spec)
+    assert truth.occluded[:2, 5:].sum() >= 5  # the hand lies by the J1 corner
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 5
+    assert confidently_wrong(reading, truth.cells) == []
