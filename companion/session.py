@@ -128,6 +128,8 @@ class GameSession:
         # move made on one of those may have gone unseen (see _on_settled)
         self._unseen_now: set[Cell] | None = None
         self._unseen_since_move: set[Cell] = set()
+        # cells that differed from the game's board on any board settled since the last move
+        self._changed_since_move: set[Cell] = set()
         self._latest: Frame | None = None
         self._latest_reading: BoardReading | None = None
         self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
@@ -305,6 +307,7 @@ class GameSession:
     def _forget_unseen(self) -> None:
         self._unseen_now = None
         self._unseen_since_move = set()
+        self._changed_since_move = set()
 
     @property
     def reader(self) -> Any:
@@ -352,16 +355,26 @@ class GameSession:
         meaning = interpret(change, game.color_to_move, just_cleared)
         after_gap, self._after_gap = self._after_gap, False
         unexplained = meaning.kind == MISMATCH or self._removes_own_chip(meaning)
-        if unexplained and declared is None and not game.is_over:
-            plan = self._catch_up_plan(board, after_gap, just_cleared)
+        changed_before, self._changed_since_move = (
+            self._changed_since_move,
+            self._changed_since_move | {ch.cell for ch in change.changes},
+        )
+        # a chip seen on a board settled since the last move and gone again: moves were made
+        # that the board as it is now does not show; with cells unreadable, where such moves
+        # may hide, no move is ruled from this board alone
+        came_and_went = changed_before - {ch.cell for ch in change.changes}
+        unseen = self._unseen_cells()
+        doubtful = unexplained or (came_and_went and unseen and meaning.kind != NONE)
+        if doubtful and declared is None and not game.is_over:
+            plan = None if came_and_went else self._catch_up_plan(board, after_gap, just_cleared)
             if plan is not None:
                 self._catch_up(plan, frame)
                 return
-            unseen = self._unseen_cells()
             if unseen and not _only_put_back(change, just_cleared):
                 self._ask_unseen(change, unseen)
                 return
         if meaning.kind == NONE:
+            self._changed_since_move = set()
             self._settled_frame = frame.image
             if self._waiting is not None:
                 self._clear_wait()
@@ -611,10 +624,21 @@ class GameSession:
                 own = missed.kind == REMOVE and game.chip_at(missed.cell) == game.color_to_move
                 # what was known of the board's unseen cells before the correction still
                 # holds for the rest of this board (a ruled move would forget it)
-                unseen = (self._unseen_since_move, self._unseen_now, self._after_gap)
+                known = (
+                    self._unseen_since_move,
+                    self._unseen_now,
+                    self._after_gap,
+                    self._changed_since_move - {where},
+                )
                 if missed.kind not in (NONE, MISMATCH) and not own:
+                    self._changed_since_move = set()  # the rest of the board is still there
                     self._on_settled(alone, self._latest)
-                    self._unseen_since_move, self._unseen_now, self._after_gap = unseen
+                    (
+                        self._unseen_since_move,
+                        self._unseen_now,
+                        self._after_gap,
+                        self._changed_since_move,
+                    ) = known
                 self._on_settled(self.tracker.stable_board, self._latest)
                 self.tracker.accept(self.tracker.stable_board)
         self._emit_state()
