@@ -427,3 +427,22 @@ def test_faded_pips_blurred_into_pale_blobs_are_printing_not_a_washed_chip():
     others = np.ones((10, 10), bool)
     others[5:8, 3:6] = False
     assert set(symbols[others]) == {"."}
+
+
+def test_a_thin_skin_fringe_at_a_chip_is_no_hand_but_fingers_are():
+    # measured on real frames (dev cards hands-0 frame 19): a blurred chip beside red ink or
+    # on a warm-lit card shows a thin orange fringe (skin 0.08-0.14 of the cell, a border a
+    # little foreign) that no erosion keeps; fingers holding a chip are broad
+    img = _grid()
+    _disc(img, 3, 3, (40, 150, 30))
+    _disc(img, 6, 6, (170, 70, 20))
+    feats = chips.measure(img, ColourProfile())
+    feats.skin_blob = np.zeros((10, 10), np.float32)
+    for cell, skin_blob in (((3, 3), 0.0), ((6, 6), 0.1)):
+        feats.skin[cell] = 0.12
+        feats.ring[cell] = 0.2
+        feats.skin_blob[cell] = skin_blob
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[3, 3] == "G"
+    assert symbols[6, 6] == "?" and why["hand_at_chip"][6, 6]

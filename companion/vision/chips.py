@@ -89,6 +89,9 @@ class CellFeatures:
     chip_mask: np.ndarray | None = None
     # blue or green however pale (a chip washed out by glare), eroded fraction of the inner cell
     pale_bg: np.ndarray | None = None
+    # skin surviving the erosion (fingers, not the orange fringe of a blurred chip by red ink);
+    # measured only where a chip cell shows skin and a foreign border
+    skin_blob: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +259,7 @@ EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's da
 EDGE_KEEP = 0.35  # an edge keeping less than this share of the typical edge contrast is gone
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
+HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
 
 
@@ -482,6 +486,8 @@ def measure(
         chip_mask=any_chip,
         pale_bg=_per_cell(cv2.erode(masks["pale_bg"], _ERODE), True, shape),
     )
+    if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
+        feats.skin_blob = _per_cell(cv2.erode(masks["skin"], _ERODE), True, shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     content = feats.red_ink + feats.dark + raw["B"] + raw["G"] + feats.skin
@@ -584,7 +590,12 @@ def classify(
         # boundaries gone: a loose card, a hand; or a hand holding or reaching for a chip:
         # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
         causes["boundaries_gone"] = feats.edges_missing >= EDGES_GONE
-        causes["hand_at_chip"] = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+        hand_at = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+        if feats.skin_blob is not None:
+            # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
+            # a thin orange fringe is where a blurred chip meets red ink or a warm-lit card
+            hand_at &= (feats.skin_blob >= HAND_SKIN_BLOB) | (feats.ring >= 2 * HAND_RING)
+        causes["hand_at_chip"] = hand_at
         if feats.coloured_sides is not None and feats.coloured_corners is not None:
             # a "chip" whose colour runs along its boundaries and over its corners is something
             # bigger lying there (a row of chips touching each other leaves the corners free)
