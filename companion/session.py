@@ -46,6 +46,7 @@ from companion.tracking import (
     interpret,
     interpret_catch_up,
 )
+from companion.tracking.catch_up import seen_in_order
 from companion.vision.reading import BoardReading
 
 DEFAULT_SETUP = {
@@ -425,7 +426,8 @@ class GameSession:
 
         The settled board is tried as it is and with the tracker's glimpses (a chip read twice
         as the hand left, then lost under glare). An order of the moves is accepted only when
-        it agrees with what was read when (:meth:`_seen_in_order`), and exactly one may fit.
+        it agrees with what was read when (:func:`~companion.tracking.catch_up.seen_in_order`),
+        and exactly one may fit.
         """
         game = self.game
         glimpses = self.tracker.glimpses()
@@ -438,8 +440,13 @@ class GameSession:
                 change,
                 _turn_colors(game),
                 just_cleared,
-                lambda plan, change=change, glimpsed=glimpsed: self._seen_in_order(
-                    plan, change, glimpsed, after_gap
+                lambda plan, change=change, glimpsed=glimpsed: seen_in_order(
+                    plan,
+                    change,
+                    self.tracker,
+                    self._unseen_cells() | set(glimpsed),
+                    after_gap,
+                    self._asked,
                 ),
             )
             if plan is not None:
@@ -448,43 +455,6 @@ class GameSession:
                         self.tracker.adopt(cell, value)
                 return plan
         return None
-
-    def _seen_in_order(
-        self, plan: list, change: BoardChange, glimpsed: dict, after_gap: bool
-    ) -> bool:
-        """Whether the camera can have missed ``plan``'s moves one by one, in this order.
-
-        Every move but the last must have been unseeable one by one: made while the camera was
-        away, on a cell that was unreadable through a still spell or only glimpsed, or (while
-        the table is being asked about unseen cells) seen in an earlier still spell than the
-        next move. Two changes that appeared together on readable cells stay a mismatch. And no
-        move's cell may have shown its old value after a later move's change was read.
-        """
-        tracker = self.tracker
-        unseen = self._unseen_cells()
-        old = {ch.cell: ch.before for ch in change.changes}
-        new = {ch.cell: ch.after for ch in change.changes}
-
-        def first_new(cell: Cell) -> float | None:
-            since = tracker.last_read(cell, old[cell])
-            return tracker.first_read_since(cell, new[cell], -1.0 if since is None else since)
-
-        for i, earlier in enumerate(plan[:-1]):
-            cell = earlier.cell
-            shown, following = first_new(cell), first_new(plan[i + 1].cell)
-            seen_before = (  # a move never read (a correction) shows up only now
-                self._asked and shown is not None and (following is None or shown < following)
-            )
-            if not (after_gap or cell in unseen or cell in glimpsed or seen_before):
-                return False
-            old_seen = tracker.last_read(cell, old[cell])
-            if old_seen is None:
-                continue
-            for later in plan[i + 1 :]:
-                appeared = first_new(later.cell)
-                if appeared is not None and old_seen >= appeared:
-                    return False
-        return True
 
     def _ask_unseen(self, change: BoardChange, unseen: set[Cell]) -> None:
         """The board cannot be explained while some cells cannot be read: ask the table to

@@ -427,3 +427,36 @@ def test_the_tracker_remembers_when_each_value_was_read_on_a_cell():
     assert tracker.last_read(c3, "G") is None
     tracker.reset(EMPTY)  # a new game forgets the history
     assert tracker.last_read(c3, "B") is None
+
+
+def test_an_order_of_unseen_moves_must_agree_with_what_was_read_when():
+    """Green's F2 (under glare, never read) then blue's removal of I4 (read at t=5): fine.
+    Had F2 been read empty at t=6, after I4 was seen gone, F2 cannot have come first."""
+    from companion.tracking.catch_up import seen_in_order
+
+    start = board_with(I4="G")
+    change = BoardChange.between(start, board_with(F2="G"))
+    plan = interpret_catch_up(change, ["green", "blue"])
+    f2, i4 = parse_cell("F2"), parse_cell("I4")
+
+    class Reads:
+        def __init__(self, reads):  # cell -> [(time, value)]
+            self.reads = reads
+
+        def last_read(self, cell, value):
+            times = [t for t, v in self.reads.get(cell, []) if v == value]
+            return max(times) if times else None
+
+        def first_read_since(self, cell, value, since):
+            times = [t for t, v in self.reads.get(cell, []) if v == value and t > since]
+            return min(times) if times else None
+
+    seen = {i4: [(1.0, "G"), (5.0, ".")], f2: [(1.0, ".")]}
+    assert seen_in_order(plan, change, Reads(seen), unseeable={f2})
+    assert not seen_in_order(plan, change, Reads(seen), unseeable=set())  # F2 was readable
+    late = {i4: [(1.0, "G"), (5.0, ".")], f2: [(1.0, "."), (6.0, ".")]}
+    assert not seen_in_order(plan, change, Reads(late), unseeable={f2})
+    # while the table is asked, a change seen in an earlier spell may come first
+    asked = {i4: [(1.0, "G"), (5.0, ".")], f2: [(1.0, "."), (3.0, "G")]}
+    assert seen_in_order(plan, change, Reads(asked), unseeable=set(), asked=True)
+    assert seen_in_order(plan, change, Reads(seen), unseeable=set(), after_gap=True)
