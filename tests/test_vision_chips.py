@@ -446,3 +446,20 @@ def test_a_thin_skin_fringe_at_a_chip_is_no_hand_but_fingers_are():
     symbols, _ = chips.classify(feats, why=why)
     assert symbols[3, 3] == "G"
     assert symbols[6, 6] == "?" and why["hand_at_chip"][6, 6]
+
+
+def test_a_red_chip_shrunk_by_glare_to_a_pips_size_is_not_read_as_a_printed_pip():
+    # measured on real frames (dev cards frames 71 and 8): a red chip under a glare spot keeps
+    # a pip-sized patch of red (0.37 of the cell, 0.14 through the erosion) inside a broad pale
+    # disc (tint 0.43); an ace's heart on an over-exposed card has the same red, no pale disc
+    feats = chips.measure(_grid(), ColourProfile())
+    feats.tinted_blob = np.zeros((10, 10), np.float32)
+    for cell, glare, tint in (((5, 6), 0.14, 0.43), ((5, 3), 0.32, 0.18)):
+        feats.raw["R"][cell] = feats.red_ink[cell] = 0.37
+        feats.chip["R"][cell] = 0.14
+        feats.glare[cell] = glare
+        feats.tinted_blob[cell] = tint
+    why = {}
+    symbols, _ = chips.classify(feats, why=why)
+    assert symbols[5, 6] == "?"
+    assert symbols[5, 3] == "."

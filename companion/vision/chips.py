@@ -51,6 +51,7 @@ INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chi
 INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
 INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
+PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, not a pip
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
@@ -634,6 +635,9 @@ def classify(
                 np.clip(1.2 * np.percentile(best[inkish], 80), CHIP_MIN, INK_ERODED_MAX)
             )
     red = best_sym == "R"  # printed ink is red or black, never blue or green
+    washed_tint = np.zeros_like(red)
+    if feats.tinted_blob is not None:
+        washed_tint = feats.tinted_blob >= WASHED_TINT
     not_solid = solidity < SOLIDITY_MIN
     is_ink = (
         ~is_empty
@@ -652,6 +656,9 @@ def classify(
                 & (raw_best < PIP_RAW_MAX)
                 & (feats.skin < 0.05)
                 & (feats.edges_missing == 0)
+                # ... and not a clipped cell with a broad pale tint: glare shrinks a washed-out
+                # chip's red to a pip's size but leaves its pale disc
+                & ~(washed_tint & (feats.glare >= PIP_GLARE))
             )
         )
     )
@@ -729,7 +736,7 @@ def classify(
         # red on a clipped card that is as thin and as small as this board's own printing,
         # with no broad pale tint around it (what is left of a washed-out chip), is the ink
         # of an over-exposed white card, not a chip under glare (blue and green stay unsure)
-        glared &= ~(is_ink & (feats.tinted_blob < WASHED_TINT))
+        glared &= ~(is_ink & ~washed_tint)
     causes["glare"] = glared & ~is_chip
     if covers and feats.pale_bg is not None:
         # a disc of pale blue or green as big as a chip, where no chip colour is: a chip under
