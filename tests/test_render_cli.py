@@ -94,6 +94,9 @@ def test_all_no_board(tmp_path):
         ["--art", "x"],
         ["--lens", "1.5"],
         ["--fold", "-1"],
+        ["--board-share", "0.5"],
+        ["--board-share", "0.9-0.3"],
+        ["--other-games", "3"],
     ],
 )
 def test_bad_arguments_exit_2(tmp_path, bad, capsys):
@@ -212,3 +215,22 @@ def test_lens_fold_and_waves_options(tmp_path, capsys):
         assert t.lattice is not None and t.lattice.shape == (21, 21, 2)
     for path in truth.image_files(tmp_path / "off"):
         assert truth.load(path).lattice is None
+
+
+def test_board_share_puts_boards_in_the_asked_range(tmp_path, capsys):
+    out = tmp_path / "share"
+    args = ["render", str(out), "--count", "6", "--seed", "7650020", "--no-board", "0"]
+    assert main([*args, "--board-share", "0.5-0.7", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["board_share"] == [0.5, 0.7]
+    truths = [truth.load(p) for p in sorted(out.glob("frame_*.jpg"))]
+    shares = [t.board_share for t in truths]
+    assert len(shares) == 6
+    # the drawn board (lens and bends included) lands within a few percent of the range, or
+    # as close as the camera allows: its bounding box already spans the frame (fraction 1.0)
+    for t in truths:
+        assert 0.45 <= t.board_share <= 0.75 or t.spec["board_fraction"] == 1.0, shares
+    assert sum(0.45 <= s <= 0.75 for s in shares) >= 3
+    assert main(["render", str(tmp_path / "default"), *args[2:], "--quiet"]) == 0
+    default = [truth.load(p).board_share for p in sorted((tmp_path / "default").glob("*.jpg"))]
+    assert default != shares  # without the option the renderer keeps its own spread

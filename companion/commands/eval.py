@@ -56,7 +56,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.render.truth import TruthError, image_files
     from companion.render.truth import load as load_truth
     from companion.vision import analyze_image
-    from companion.vision.evaluate import area_bucket, format_summary, score_frame, summarize
+    from companion.vision.evaluate import (
+        SPEC_RANGE_LABEL,
+        area_bucket,
+        format_summary,
+        in_spec_range,
+        score_frame,
+        summarize,
+    )
     from companion.vision.imageio import ImageReadError, read_image
 
     folder = Path(args.dir)
@@ -94,6 +101,9 @@ def run(args: argparse.Namespace) -> int:
         result[f"art:{art}"] = summarize([s for s in scores if s.art in (art, None)])
     for bucket in sorted({area_bucket(s.area) for s in scores} - {None}):
         result[bucket] = summarize([s for s in scores if area_bucket(s.area) == bucket])
+    in_range = [s for s in scores if in_spec_range(s.board_share)]
+    if in_range:
+        result[SPEC_RANGE_LABEL] = summarize(in_range)
     bad = [s for s in scores if _is_failure(s)]
     if args.json:
         if args.failures:
@@ -105,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if key.startswith("art:"):
             print()
             print(format_summary(summary, f"board art {key[4:]} (and board-free frames)"))
-        elif key.startswith("grid "):
+        elif key.startswith("grid ") or key == SPEC_RANGE_LABEL:
             print()
             print(format_summary(summary, f"frames where the {key} (board frames only)"))
     if args.failures:

@@ -44,6 +44,19 @@ def _probability(text: str) -> float:
     return p
 
 
+def _share_range(text: str) -> tuple[float, float]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low, high = float(lo), float(hi)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a range LO-HI such as 0.3-0.95"
+        ) from None
+    if not (sep and 0.01 <= low <= high <= 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: need 0.01 <= LO <= HI <= 1, e.g. 0.3-0.95")
+    return low, high
+
+
 def _count(text: str) -> int:
     try:
         n = int(text)
@@ -101,6 +114,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="P",
         help="share of board-free frames that show another game's board: draughts, chess, go "
         "or a hundred chart with counters (default 0.5)",
+    )
+    p.add_argument(
+        "--board-share",
+        type=_share_range,
+        default=None,
+        metavar="LO-HI",
+        help="make the whole board cover a share of the frame drawn from LO..HI, e.g. 0.3-0.95 "
+        "(the vision issue's range); default: the renderer's own spread, mostly smaller boards",
     )
     p.add_argument(
         "--size",
@@ -176,6 +197,7 @@ def frame_spec(
     fold: float = 0.0,
     waves: float = 0.0,
     other_games: float = 0.0,
+    board_share: tuple[float, float] | None = None,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
@@ -200,6 +222,11 @@ def frame_spec(
         from dataclasses import replace
 
         spec = replace(spec, tilt_deg=max_tilt)
+    if board_share is not None and spec.board:
+        from companion.render.scene import with_board_share
+
+        share = np.random.default_rng([seed, index, 41]).uniform(*board_share)
+        spec = with_board_share(spec, float(share))
     return spec
 
 
@@ -232,6 +259,8 @@ def _command(args: argparse.Namespace) -> str:
         f"--no-board {args.no_board}",
         f"--other-games {args.other_games}",
     ]
+    if args.board_share:
+        parts.append(f"--board-share {args.board_share[0]}-{args.board_share[1]}")
     if args.size:
         parts.append(f"--size {args.size[0]}x{args.size[1]}")
     if args.max_tilt != 40.0:
@@ -272,6 +301,7 @@ def render_one(job: tuple) -> dict:
             fold=options["fold"],
             waves=options["waves"],
             other_games=options["other_games"],
+            board_share=options["board_share"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -317,6 +347,7 @@ def _results(args: argparse.Namespace):
         "fold": args.fold,
         "waves": args.waves,
         "other_games": args.other_games,
+        "board_share": args.board_share,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -380,6 +411,7 @@ def run(args: argparse.Namespace) -> int:
         "p_fold": args.fold,
         "p_waves": args.waves,
         "p_other_games": args.other_games,
+        "board_share": list(args.board_share) if args.board_share else None,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),

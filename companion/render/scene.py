@@ -51,6 +51,7 @@ class Scene:
     chip_colors: dict | None = None
     light_tex_deg: int = 0
     corners: np.ndarray | None = None
+    board_share: float | None = None  # share of the frame the whole board covers (with margin)
     orientation: int | None = None
     base: np.ndarray | None = None  # static frame before the grid patch was warped onto it
     chip_lifts: np.ndarray | None = None  # 10x10x2 int texture pixels (chip side wall)
@@ -127,6 +128,31 @@ def _homography(spec: RenderSpec, texture: tuple[int, int]) -> np.ndarray:
         distort=lens.distort,
         undistort=lens.undistort,
     )
+
+
+def board_share_of(spec: RenderSpec) -> float:
+    """Share of the frame the whole board (margin included) covers, from the camera alone
+    (no drawing); lens distortion and bends are ignored, which moves it by a few percent."""
+    tw, th = texture_size(spec.art, spec.cell_aspect, 32)
+    outline = project(_homography(spec, (tw, th)), [[0, 0], [tw, 0], [tw, th], [0, th]])
+    w, h = spec.size
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    area, _ = cv2.intersectConvexConvex(np.float32(outline), frame)
+    return float(area) / float(w * h)
+
+
+def with_board_share(spec: RenderSpec, share: float) -> RenderSpec:
+    """The spec with ``board_fraction`` scaled so that the board covers about ``share`` of the
+    frame (within 0.1..1.0 of the fraction's range; a board cut by the frame's edge is kept)."""
+    from dataclasses import replace
+
+    for _ in range(4):
+        now = board_share_of(spec)
+        if now <= 0 or abs(now - share) < 0.01:
+            break
+        fraction = float(np.clip(spec.board_fraction * math.sqrt(share / now), 0.1, 1.0))
+        spec = replace(spec, board_fraction=fraction)
+    return spec
 
 
 def orientation_of(corners: np.ndarray) -> int:
@@ -265,6 +291,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         chip_colors=colors,
         light_tex_deg=light_tex,
         corners=corners,
+        board_share=cv2.countNonZero((mask > 127).astype(np.uint8)) / float(w * h),
         orientation=orientation_of(corners),
         base=base,
         chip_lifts=_chip_lifts(spec, art),
@@ -483,6 +510,7 @@ def render_raw(spec: RenderSpec) -> tuple[np.ndarray, Truth]:
         orientation=scene.orientation,
         cells=list(spec.cells),
         corners=scene.corners.copy(),
+        board_share=scene.board_share,
         occluded=covered >= OCCLUDED_FRACTION,
         covered=np.round(covered, 2),
         lattice=None if scene.geometry.is_plain else _lattice(scene.geometry),

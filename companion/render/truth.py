@@ -9,11 +9,12 @@ Sidecar format (version 1)::
      "covered": [[0.0, 0.12, ...], ...10 rows],        # share of each cell hidden, 0..1
      "chips": {"C1": [305.2, 96.8], ...},              # each chip's top-face centre (pixels)
      "size": [640, 480], "art": "cards", "spec": {...}, # spec: to render the frame again
+     "board_share": 0.41,                              # frame share the board covers (margin in)
      "lattice": [[[x, y], ...21], ...21]}              # only for a bent board or a lens
 
 
-With ``board_found`` false, ``orientation``, ``cells``, ``corners``, ``occluded`` and
-``covered`` are null. A cell is *hidden* where a hand or arm, a held chip, a loose card lying on
+With ``board_found`` false, ``orientation``, ``cells``, ``corners``, ``occluded``,
+``covered`` and ``board_share`` are null (``board_share`` is also null in older sidecars). A cell is *hidden* where a hand or arm, a held chip, a loose card lying on
 the board, or a glare spot adding more than 140 grey levels lies over it; it is ``occluded``
 when at least 8 % of it is hidden (``cells`` still gives the chip underneath).
 The corners are the outer corners of the 10x10 playing grid (not of the board's margin): the
@@ -56,6 +57,7 @@ class Truth:
     art: str | None = None
     spec: dict | None = field(default=None, repr=False)
     lattice: np.ndarray | None = field(default=None, repr=False)  # 21x21x2, see module doc
+    board_share: float | None = None  # share of the frame the whole board covers, margin included
 
     def homography(self) -> np.ndarray:
         """3x3 map from grid units (x = column 0..10, y = row 0..10) to image pixels."""
@@ -100,6 +102,11 @@ class Truth:
                 else None
             ),
             "size": list(self.size),
+            "board_share": (
+                round(float(self.board_share), 4)
+                if found and self.board_share is not None
+                else None
+            ),
             "art": self.art,
             "spec": self.spec,
             **(
@@ -133,6 +140,9 @@ class Truth:
                     else None
                 ),
                 size=tuple(data.get("size", (0, 0))),
+                board_share=(
+                    float(data["board_share"]) if data.get("board_share") is not None else None
+                ),
                 art=data.get("art"),
                 spec=data.get("spec"),
                 lattice=(

@@ -43,6 +43,7 @@ class FrameScore:
     ms: float = 0.0
     art: str | None = None
     area: float | None = None  # playing grid's share of the frame (truth)
+    board_share: float | None = None  # the whole board's share of the frame (truth, if known)
     wrong_cells: list[str] = field(default_factory=list)
 
 
@@ -52,6 +53,7 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     s.art = truth.art
     if truth.board_found and truth.corners is not None and truth.size and truth.size[0] > 0:
         s.area = quad_area(truth.corners) / float(truth.size[0] * truth.size[1])
+    s.board_share = getattr(truth, "board_share", None)
     occl = (
         np.asarray(truth.occluded, bool) if truth.occluded is not None else np.zeros((10, 10), bool)
     )
@@ -148,6 +150,14 @@ def format_summary(summary: dict, title: str = "") -> str:
 
 
 AREA_BUCKETS = ((0.0, 0.1), (0.1, 0.3), (0.3, 1.01))
+# the issue's range: "boards covering 30-95 % of the frame" (the whole board, margin included)
+SPEC_RANGE = (0.3, 0.95)
+SPEC_RANGE_LABEL = "board covering 30-95% of frame"
+
+
+def in_spec_range(board_share: float | None) -> bool:
+    """True for a frame whose whole board covers 30-95 % of it (the issue's stated range)."""
+    return board_share is not None and SPEC_RANGE[0] <= board_share <= SPEC_RANGE[1]
 
 
 def area_bucket(area: float | None) -> str | None:
