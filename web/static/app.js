@@ -474,7 +474,7 @@ function connectEvents() {
     showRulingNow(data.ruling || data);
     scheduleRefresh();
   });
-  for (const kind of ["status", "camera", "mismatch"]) {
+  for (const kind of ["status", "camera", "mismatch", "unseen"]) {
     source.addEventListener(kind, (event) => {
       window.companionMetrics.eventsReceived += 1;
       const data = JSON.parse(event.data);
@@ -484,7 +484,8 @@ function connectEvents() {
         renderStatus(app.state);
       }
       if (kind === "mismatch" && data.cells) toast(t("mismatch", { cells: data.cells.join(" ") }), "error");
-      if (kind === "camera") scheduleRefresh();
+      if (kind === "unseen" && data.cells) toast(t("unseen", { cells: data.cells.join(" ") }), "error");
+      if (kind === "camera" || kind === "unseen") scheduleRefresh();
     });
   }
 }
