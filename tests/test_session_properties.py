@@ -81,6 +81,21 @@ def play(
             answer(board)
 
 
+def boards_after_each_move(script) -> list[list[str]]:
+    """The empty board, then the board after each step of ``script``."""
+    boards, rows = [EMPTY], [list(r) for r in EMPTY]
+    for step in script:
+        r, c = parse_cell(step.cell)
+        rows[r][c] = SYMBOL[step.color] if step.kind == PLACE else "."
+        boards.append(["".join(row) for row in rows])
+    return boards
+
+
+def moves_of(script) -> list[dict]:
+    """The record's moves of ``script``, as ``session.state()["moves"]`` lists them."""
+    return [{"color": s.color, "place" if s.kind == PLACE else "remove": s.cell} for s in script]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
@@ -99,16 +114,12 @@ def test_a_glare_spot_never_makes_the_session_rule_wrongly(seed, moves, glare, c
     # looks like the table putting the board back
     assume(not any(a and b for a, b in zip(unseen, unseen[1:], strict=False)))
     assume(not any(a.cell == b.cell for a, b in zip(script, script[1:], strict=False)))
-    boards, rows = [EMPTY], [list(r) for r in EMPTY]
-    for step in script:
-        r, c = parse_cell(step.cell)
-        rows[r][c] = SYMBOL[step.color] if step.kind == PLACE else "."
-        boards.append(["".join(row) for row in rows])
+    boards = boards_after_each_move(script)
     reader = GlareReader(glare)
     session = GameSession(store=Store(), reader=reader, evidence=False)
     play(session, reader, boards, clear_at)
 
-    truth = [{"color": s.color, "place" if s.kind == PLACE else "remove": s.cell} for s in script]
+    truth = moves_of(script)
     state = session.state()
     ruled = state["moves"]
     assert ruled == truth[: len(ruled)]  # a prefix of the real game: nothing made up
@@ -131,15 +142,11 @@ def test_a_table_that_answers_the_questions_gets_every_move_ruled(seed, moves, g
     ]
     unseen = [parse_cell(s.cell) in glare for s in script]
     assume(not any(a and b for a, b in zip(unseen, unseen[1:], strict=False)))
-    boards, rows = [EMPTY], [list(r) for r in EMPTY]
-    for step in script:
-        r, c = parse_cell(step.cell)
-        rows[r][c] = SYMBOL[step.color] if step.kind == PLACE else "."
-        boards.append(["".join(row) for row in rows])
+    boards = boards_after_each_move(script)
     reader = GlareReader(glare)
     session = GameSession(store=Store(), reader=reader, evidence=False)
     play(session, reader, boards, answers=True)
-    truth = [{"color": s.color, "place" if s.kind == PLACE else "remove": s.cell} for s in script]
+    truth = moves_of(script)
     if unseen and unseen[-1]:  # a last move under the glare leaves nothing to ask about
         truth = truth[:-1]
     state = session.state()

@@ -93,28 +93,32 @@ def _hundred(rng) -> np.ndarray:
     return img
 
 
+# squares per side, light and dark squares, frame, piece colours, share of places with a piece
+_CHECKERED = {
+    "draughts": (
+        10,
+        (200, 222, 236),
+        (40, 70, 120),
+        (30, 50, 90),
+        [(30, 30, 30), (225, 230, 235)],
+        0.6,
+    ),
+    "chess": (
+        8,
+        (180, 214, 238),
+        (70, 110, 160),
+        (40, 60, 90),
+        [(30, 30, 30), (220, 228, 235)],
+        0.4,
+    ),
+}
+
+
 def other_game_texture(kind: str, rng: np.random.Generator) -> np.ndarray:
     """BGR texture of another game's board with pieces on it."""
-    if kind == "draughts":
-        return _checkered(
-            10,
-            rng,
-            (200, 222, 236),
-            (40, 70, 120),
-            (30, 50, 90),
-            [(30, 30, 30), (225, 230, 235)],
-            0.6,
-        )
-    if kind == "chess":
-        return _checkered(
-            8,
-            rng,
-            (180, 214, 238),
-            (70, 110, 160),
-            (40, 60, 90),
-            [(30, 30, 30), (220, 228, 235)],
-            0.4,
-        )
+    if kind in _CHECKERED:
+        cells, light, dark, frame, pieces, share = _CHECKERED[kind]
+        return _checkered(cells, rng, light, dark, frame, pieces, share)
     if kind == "go":
         return _go(rng)
     if kind == "hundred":
