@@ -46,8 +46,8 @@ CLEAR_INK_CORNERS_MIN = 0.0  # ... and the free corners look more alike than the
 # ... unless it is a located grid (not one moved by a cell) whose lines one homography explains
 # this well: glare, a hand or chips beside a corner can make the corners differ on the real grid
 STRONG_LINES = 0.85
-SHIFT_MARGIN = 0.15
-CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried  # how much more plausible a grid moved by one cell must read  # located grids read from scratch before keeping the most plausible  # a known orientation changes only on a vote this clear
+SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read
+CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
