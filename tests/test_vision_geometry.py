@@ -27,9 +27,11 @@ from companion.vision.locate import (
     outline_candidates,
     plausible_cells,
     refine_grid,
+    straight_side_candidates,
     warp_side,
 )
 from companion.vision.orient import vote_orientation
+from companion.vision.sides import quad_from_straight_sides
 
 SQUARE = np.array([[10, 10], [110, 12], [108, 90], [12, 88]], float)
 
@@ -260,3 +262,45 @@ def test_a_hand_close_up_over_a_corner_is_cut_off_only_by_the_wider_discs():
     errors = [min((corner_error(order_quad(q), board) for q in g), default=1e9) for g in groups]
     assert errors[0] > 100  # the usual disc leaves the hand on
     assert errors[-1] < 25  # the widest (opened on a shrunk mask) cuts it off
+
+
+BOARD = np.array([[150, 90], [480, 60], [520, 400], [170, 430]], float)
+
+
+def _board_with_arm(arm_side: str) -> np.ndarray:
+    """A bright board outline on a dark table, an arm reaching onto it from the frame's edge
+    (its outline joins the board's and bends the convex hull)."""
+    img = np.zeros((480, 640), np.uint8)
+    cv2.fillConvexPoly(img, BOARD.astype(np.int32), 200)
+    if arm_side == "right":  # from the right edge across the board's right side
+        cv2.rectangle(img, (430, 180), (639, 270), 170, -1)
+        cv2.circle(img, (430, 225), 55, 170, -1)
+    else:  # from the top edge across the board's top side, a hand at its end
+        cv2.rectangle(img, (260, 0), (330, 110), 170, -1)
+        cv2.ellipse(img, (295, 120), (70, 45), 20, 0, 360, 170, -1)
+    return img
+
+
+@pytest.mark.parametrize("arm_side", ["right", "top"])
+def test_straight_sides_ignore_an_arm_joined_to_the_outline(arm_side):
+    img = _board_with_arm(arm_side)
+    contours, _ = cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    quad = quad_from_straight_sides(contour, img.shape)
+    assert quad is not None
+    assert corner_error(quad, order_quad(BOARD)) < 3.0
+    if arm_side == "right":  # the hull's 4 corners put one on the arm: what this is for
+        assert all(corner_error(q, order_quad(BOARD)) > 10 for q in outline_candidates(img))
+
+
+def test_straight_side_candidates_find_the_board_in_a_grey_frame():
+    img = cv2.GaussianBlur(_board_with_arm("right"), (5, 5), 0)
+    quads = straight_side_candidates(img)
+    assert any(corner_error(q, order_quad(BOARD)) < 4.0 for q in quads)
+
+
+def test_straight_sides_of_a_round_outline_make_no_quad():
+    img = np.zeros((480, 640), np.uint8)
+    cv2.circle(img, (320, 240), 150, 255, -1)
+    contours, _ = cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert quad_from_straight_sides(contours[0], img.shape) is None

@@ -36,6 +36,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
+from companion.vision.sides import quad_from_straight_sides
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
 WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding) at most
@@ -67,6 +68,7 @@ LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
 MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
+SIDE_OUTLINES = 6  # second look: the largest outlines also simplified to 4 straight sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +127,31 @@ def quad_from_longest_sides(poly: np.ndarray) -> np.ndarray | None:
     return order_quad(q)
 
 
-def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
+def edge_map(grey: np.ndarray) -> np.ndarray:
+    """Canny edges (thresholds from the frame's median brightness), thickened to close gaps."""
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    return _quads_from_mask(edges, grey.size, cv2.RETR_LIST)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
+    return _quads_from_mask(edge_map(grey), grey.size, cv2.RETR_LIST)
+
+
+def straight_side_candidates(grey: np.ndarray) -> list[np.ndarray]:
+    """Outer outlines simplified to their four longest straight lines
+    (:func:`companion.vision.sides.quad_from_straight_sides`): a board whose outline a hand or
+    an arm reaching over it joins and bends."""
+    contours, _ = cv2.findContours(edge_map(grey), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = [c for c in contours if cv2.contourArea(cv2.convexHull(c)) >= MIN_AREA * grey.size]
+    contours.sort(key=lambda c: -cv2.contourArea(cv2.convexHull(c)))
+    quads = []
+    for c in contours[:SIDE_OUTLINES]:
+        q = quad_from_straight_sides(c, grey.shape)
+        if q is not None and quad_area(q) >= MIN_AREA * grey.size:
+            quads.append(q)
+    return quads
 
 
 def opened_outline_candidates(grey: np.ndarray, disc: float = OPEN_DISC) -> list[np.ndarray]:
@@ -147,10 +168,7 @@ def opened_outline_groups(grey: np.ndarray, discs: tuple[float, ...]) -> list[li
     """:func:`opened_outline_candidates` for each disc size (one edge map for all): a hand
     seen close up is wider than a sleeve, and only a disc wider than the hand cuts it off,
     while a small board needs a disc narrower than itself."""
-    blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(blur))
-    edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges = edge_map(grey)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(grey)
     cv2.drawContours(filled, contours, -1, 255, -1)
@@ -545,6 +563,7 @@ def _coarse_fits(
     if deep:
         groups = opened_outline_groups(grey, discs)
         per_source.append([(q, "opened-outline") for q in groups[0]])
+        per_source.append([(q, "straight-sides") for q in straight_side_candidates(grey)])
         # the wider discs' outlines come on top of the others' (never crowding them out)
         wider = [
             [(q, f"opened-outline-{round(100 * d)}") for q in g]
