@@ -463,3 +463,74 @@ def test_a_red_chip_shrunk_by_glare_to_a_pips_size_is_not_read_as_a_printed_pip(
     symbols, _ = chips.classify(feats, why=why)
     assert symbols[5, 6] == "?"
     assert symbols[5, 3] == "."
+
+
+def test_faint_red_printing_on_a_clipped_card_is_empty_but_a_washed_out_chip_stays_unknown():
+    # glare thins printed red below the ink's share of a cell: an over-exposed card with a
+    # pale red rank is an empty card; a red chip under the same glare keeps a broad pale disc
+    img = _cards()
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            if r >= 5:  # the lower half over-exposed: its cards clip to pure white
+                cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (255, 255, 255), -1)
+            if (r + c) % 2:
+                cv2.putText(
+                    img, "K", (x + 5, y + 18), cv2.FONT_HERSHEY_PLAIN, 1.1, (150, 150, 255), 2
+                )
+            else:
+                cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
+    centre = (4 * CW + CW // 2, 8 * CH + CH // 2)
+    cv2.rectangle(img, (4 * CW + 2, 8 * CH + 2), (5 * CW - 3, 9 * CH - 3), (255, 255, 255), -1)
+    cv2.circle(img, centre, 10, (200, 205, 255), -1)
+    cv2.circle(img, centre, 5, (255, 255, 255), -1)
+    cv2.ellipse(img, centre, (10, 10), 0, 0, 180, (30, 30, 200), 5)
+    feats = chips.measure(img, ColourProfile())
+    faint = np.zeros((10, 10), bool)
+    faint[5:] = (np.add.outer(np.arange(5, 10), np.arange(10)) % 2) == 1
+    faint[8, 4] = False
+    # clipped, with a little red left after the erosion: what made these cells unsure before
+    assert (feats.glare[faint] > chips.GLARE_MAX).all()
+    assert (feats.chip["R"][faint] > 0.5 * chips.EMPTY_MAX).all()
+    symbols, _ = chips.classify(feats)
+    assert set(symbols[faint]) == {"."}
+    assert symbols[8, 4] == "?"
+
+
+def _lined(shift_rows=(), shift=0):
+    """White cells between dark one-pixel lines; the boundary at x = 216 (between columns 8
+    and 9) moved by ``shift`` pixels beside the cells in ``shift_rows`` (a lens bends it)."""
+    img = np.full((240, 240, 3), 235, np.uint8)
+    for k in range(11):
+        img[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+        if k != 9:
+            img[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
+    for r in range(10):
+        x = 216 + (shift if r in shift_rows else 0)
+        img[r * 24 : (r + 1) * 24, x - 1 : x + 1] = 60
+    return img
+
+
+def test_a_boundary_bent_off_its_place_by_a_lens_is_still_there():
+    from companion.vision.chips import cell_shape, cell_whites, missing_edges
+
+    shape = cell_shape(24, 24)
+    bent = _lined(shift_rows=range(6, 10), shift=6)  # a quarter of a cell, near a corner
+    assert missing_edges(bent, cell_whites(bent, shape), shape).max() == 0
+    # the boundary gone beside the same cells (a plain card lying there) is still missing
+    gone = _lined()
+    gone[6 * 24 : 240, 210:222] = 235
+    edges = missing_edges(gone, cell_whites(gone, shape), shape)
+    assert (edges[6:, 8] == 1).all() and (edges[6:, 9] == 1).all()
+
+
+def test_the_edge_of_a_card_lying_askew_does_not_stand_in_for_the_boundaries_it_hides():
+    from companion.vision.chips import cell_shape, cell_whites, missing_edges
+
+    shape = cell_shape(24, 24)
+    img = _lined()
+    card = cv2.boxPoints(((132.0, 132.0), (70.0, 100.0), 25.0)).astype(np.int32)
+    cv2.fillPoly(img, [card], (245, 245, 245))
+    cv2.polylines(img, [card], True, (90, 90, 90), 1)  # its edge casts a thin shadow
+    edges = missing_edges(img, cell_whites(img, shape), shape)
+    assert edges[5, 5] == 4 and edges[4, 5] >= 2 and edges[5, 4] >= 2

@@ -258,6 +258,7 @@ def ring_anomaly(
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
 EDGE_KEEP = 0.35  # an edge keeping less than this share of the typical edge contrast is gone
+EDGE_SHIFT = 0.3  # ... unless it shows as a line this share of a cell away (a lens bends lines)
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
@@ -319,7 +320,46 @@ def missing_edges(
         return np.zeros((10, 10), np.float32)
     gone_v = vert < EDGE_KEEP * typical
     gone_h = horiz < EDGE_KEEP * typical
+    if gone_v.any() or gone_h.any():
+        gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, EDGE_KEEP * typical * white)
+        gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, EDGE_KEEP * typical * white).T
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
+
+
+def _line_nearby(grey: np.ndarray, gone: np.ndarray, w: int, h: int, depth: float) -> np.ndarray:
+    """Which of the vertical boundaries marked ``gone`` (10 rows of cells x 11 boundaries)
+    show as a line a little further from where the grid puts them.
+
+    One homography does not follow a lens: at the corners of a big board a boundary can lie a
+    quarter of a cell from its place in the grid image. Across the boundary, the median along
+    the cell's side (printed ink spans only part of it) is looked at within ``EDGE_SHIFT`` of
+    a cell either way: a line is a dip at least ``depth`` darker than the card on *both* sides
+    of it (a hand's or a card's edge is a step, a hand over it no dip at all), and the same
+    boundary beside the next cell up or down dips at the same place (a lens bends a line
+    smoothly; the edge of a card lying askew over the boundary runs elsewhere)."""
+    found = np.zeros_like(gone)
+    reach = max(EDGE_POOL + 1, int(round(EDGE_SHIFT * w)))
+    width = grey.shape[1]
+    dips: dict[tuple[int, int], tuple[int, bool]] = {}
+
+    def dip(i: int, k: int) -> tuple[int, bool]:
+        if (i, k) not in dips:
+            x0, x1 = max(0, k * w - reach), min(width, k * w + reach + 1)
+            profile = _middle(grey[i * h : (i + 1) * h, x0:x1], 0)
+            j = int(np.argmin(profile))
+            rise = min(profile[: j + 1].max(), profile[j:].max()) - profile[j]
+            dips[i, k] = (x0 + j, bool(rise >= depth))
+        return dips[i, k]
+
+    for i, k in zip(*np.nonzero(gone), strict=True):
+        at, line = dip(i, k)
+        if line:
+            found[i, k] = any(
+                dip(n, k)[1] and abs(dip(n, k)[0] - at) <= EDGE_POOL
+                for n in (i - 1, i + 1)
+                if 0 <= n < gone.shape[0]
+            )
+    return found
 
 
 def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
@@ -735,8 +775,11 @@ def classify(
     if feats.tinted_blob is not None:
         # red on a clipped card that is as thin and as small as this board's own printing,
         # with no broad pale tint around it (what is left of a washed-out chip), is the ink
-        # of an over-exposed white card, not a chip under glare (blue and green stay unsure)
-        glared &= ~(is_ink & ~washed_tint)
+        # of an over-exposed white card, not a chip under glare (blue and green stay unsure);
+        # so is a trace of thin red too faint to count as ink on an empty card (glare thins
+        # printed red below the ink's share; a washed-out chip keeps its broad pale disc)
+        faint_red = is_empty & red & (solidity < SOLIDITY_MIN)
+        glared &= ~((is_ink | faint_red) & ~washed_tint)
     causes["glare"] = glared & ~is_chip
     if covers and feats.pale_bg is not None:
         # a disc of pale blue or green as big as a chip, where no chip colour is: a chip under
