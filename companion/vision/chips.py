@@ -259,6 +259,7 @@ def ring_anomaly(
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
 EDGE_KEEP = 0.35  # an edge keeping less than this share of the typical edge contrast is gone
 EDGE_SHIFT = 0.3  # ... unless it shows as a line this share of a cell away (a lens bends lines)
+EDGE_DIP_KEEP = 0.2  # ... a dip this share of the typical edge contrast below the card each side
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
@@ -321,8 +322,9 @@ def missing_edges(
     gone_v = vert < EDGE_KEEP * typical
     gone_h = horiz < EDGE_KEEP * typical
     if gone_v.any() or gone_h.any():
-        gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, EDGE_KEEP * typical * white)
-        gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, EDGE_KEEP * typical * white).T
+        dip = EDGE_DIP_KEEP * typical * white
+        gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, dip)
+        gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, dip).T
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
 
 
