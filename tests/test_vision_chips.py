@@ -534,3 +534,23 @@ def test_the_edge_of_a_card_lying_askew_does_not_stand_in_for_the_boundaries_it_
     cv2.polylines(img, [card], True, (90, 90, 90), 1)  # its edge casts a thin shadow
     edges = missing_edges(img, cell_whites(img, shape), shape)
     assert edges[5, 5] == 4 and edges[4, 5] >= 2 and edges[5, 4] >= 2
+
+
+def test_a_dim_hand_over_a_cell_is_a_cover_though_some_printing_shows_through():
+    # measured on a rendered frame (hands-only dev set, a pale hand blurred by its motion over
+    # a green chip): skin over two thirds of the cell, a broad tint, the card's white dimmed
+    # to 0.79, and 3 % of dark printing showing through, so not "unprinted"; its border not
+    # foreign enough for a cover. A yellow face card (skin-coloured, broad, but white card
+    # around it) stays an empty card
+    feats = chips.measure(_grid(), ColourProfile())
+    skin, white, dark = feats.skin.copy(), feats.white.copy(), feats.dark.copy()
+    tint = np.zeros((10, 10), np.float32)
+    skin[3, 0], tint[3, 0], white[3, 0], dark[3, 0] = 0.67, 0.83, 0.79, 0.03
+    skin[6, 6], tint[6, 6], white[6, 6] = 0.67, 0.83, 1.0
+    dim = replace(feats, skin=skin, white=white, dark=dark, tinted_blob=tint)
+    assert dark[3, 0] + dim.red_ink[3, 0] >= chips.PRINT_MIN
+    why = {}
+    symbols, _ = chips.classify(dim, why=why)
+    assert symbols[3, 0] == "?" and why["pale_hand"][3, 0]
+    assert symbols[6, 6] == "."
+    assert set(chips.classify(dim, covers=False)[0][~chips.CORNERS].ravel()) == {"."}

@@ -59,6 +59,8 @@ PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing 
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
 PALE_HAND = 0.5  # skin over this much of an unprinted cell is a hand on its own ...
 PALE_HAND_TINT = 0.3  # ... spread broadly (eroded tint), not the thin edge of a picture
+DIM_HAND_TINT = 0.5  # skin over a cell spread this broadly (eroded tint) ...
+DIM_HAND_WHITE = 0.9  # ... with the card's white this dim is a hand, whatever print shows
 PATTERN_RED_MIN = 0.55  # thin red over more of a cell than printing covers (bold hearts: 0.59)
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
@@ -743,6 +745,15 @@ def classify(
     hand = pale & (feats.skin > PALE_HAND) & (feats.white < 1.0)
     if feats.tinted_blob is not None:
         hand &= feats.tinted_blob > PALE_HAND_TINT
+    if covers and feats.tinted_blob is not None:
+        # a hand in shadow or blurred by its motion lets a little printing through: skin over
+        # most of the cell, spread broadly, with the card's white dimmed, is a hand all the same
+        hand |= (
+            (symbols == ".")
+            & (feats.skin > PALE_HAND)
+            & (feats.tinted_blob > DIM_HAND_TINT)
+            & (feats.white < DIM_HAND_WHITE)
+        )
     if hand.ndim == 2:
         hand[[0, 0, 9, 9], [0, 9, 0, 9]] = False
     causes["pale_hand"] = hand
