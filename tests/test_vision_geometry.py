@@ -21,6 +21,7 @@ from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
 from companion.vision.locate import (
     OPEN_DISCS,
     WARP_SIDE,
+    blob_candidates,
     fit_grid_in_quad,
     opened_outline_candidates,
     opened_outline_groups,
@@ -304,3 +305,32 @@ def test_straight_sides_of_a_round_outline_make_no_quad():
     cv2.circle(img, (320, 240), 150, 255, -1)
     contours, _ = cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     assert quad_from_straight_sides(contours[0], img.shape) is None
+
+
+def _cards_among_specks(chip_share: float = 0.6, specks: int = 900):
+    """A board of 10x10 bright cards, most broken up by a dark chip, on a table with more
+    bright specks than whole cards (as printed pips and fragments outnumber the cards of a
+    board covered with chips). Returns (image, the grid's true corners)."""
+    rng = np.random.default_rng(3)
+    img = np.full((480, 640), 40, np.uint8)
+    x0, y0, cw, ch, gap = 100, 60, 40, 30, 6
+    board = (x0 - 20, y0 - 20), (x0 + 10 * (cw + gap) + 14, y0 + 10 * (ch + gap) + 14)
+    cv2.rectangle(img, *board, 90, -1)
+    for r in range(10):
+        for c in range(10):
+            x, y = x0 + c * (cw + gap), y0 + r * (ch + gap)
+            cv2.rectangle(img, (x, y), (x + cw - 1, y + ch - 1), 230, -1)
+            if rng.random() < chip_share:
+                cv2.circle(img, (x + cw // 2, y + ch // 2), 13, 30, -1)
+    for _ in range(specks):
+        x, y = int(rng.integers(0, 636)), int(rng.integers(0, 476))
+        if not (x0 - 25 < x < x0 + 470 and y0 - 25 < y < y0 + 370):
+            cv2.rectangle(img, (x, y), (x + 3, y + 3), 230, -1)
+    left, top = x0 - gap / 2, y0 - gap / 2
+    right, bottom = left + 10 * (cw + gap), top + 10 * (ch + gap)
+    return img, np.array([[left, top], [right, top], [right, bottom], [left, bottom]])
+
+
+def test_blob_candidates_find_cards_outnumbered_by_specks():
+    img, grid = _cards_among_specks()
+    assert any(corner_error(q, grid) < 3.0 for q in blob_candidates(img))

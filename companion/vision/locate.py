@@ -226,24 +226,38 @@ def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
         if ok.sum() < 30:
             continue
         la = np.log(area[ok])
-        hist, edges = np.histogram(la, bins=24)
-        mode = 0.5 * (edges[np.argmax(hist)] + edges[np.argmax(hist) + 1])
-        keep = np.flatnonzero(ok)[np.abs(la - mode) <= np.log(1.8)]
-        if len(keep) < 30:
-            continue
-        pts = cen[keep]
-        size = np.sqrt(np.median(area[keep]))
-        cluster = _largest_cluster(pts, LINK * size)
-        if len(cluster) < 30:
-            continue
-        hull = cv2.convexHull(pts[cluster].astype(np.float32))
-        # the hull's sides (keeps perspective) and the smallest rotated rectangle (robust to
-        # a ragged hull); the grid fit decides which is better
-        for q in (quad_from_contour(hull), order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))):
-            if q is not None:
-                centre = q.mean(axis=0)
-                quads.append(order_quad(centre + (q - centre) * (10 / 9)))
+        for mode in _common_sizes(la, area[ok]):
+            keep = np.flatnonzero(ok)[np.abs(la - mode) <= np.log(1.8)]
+            if len(keep) < 30:
+                continue
+            pts = cen[keep]
+            size = np.sqrt(np.median(area[keep]))
+            cluster = _largest_cluster(pts, LINK * size)
+            if len(cluster) < 30:
+                continue
+            hull = cv2.convexHull(pts[cluster].astype(np.float32))
+            # the hull's sides (keeps perspective) and the smallest rotated rectangle (robust
+            # to a ragged hull); the grid fit decides which is better
+            for q in (quad_from_contour(hull), order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))):
+                if q is not None:
+                    centre = q.mean(axis=0)
+                    quads.append(order_quad(centre + (q - centre) * (10 / 9)))
+            break  # one cluster of blobs of one size per block size
     return quads
+
+
+def _common_sizes(log_area: np.ndarray, area: np.ndarray) -> list[float]:
+    """The log blob size most blobs have, then the one covering the most area when that is
+    another (tried only when the first makes no cluster): a board's cards, half of them under
+    a chip that breaks them up, can be fewer than the printed pips and fragments beside them,
+    but cover far more of the frame."""
+    hist, edges = np.histogram(log_area, bins=24)
+    by_count = 0.5 * (edges[np.argmax(hist)] + edges[np.argmax(hist) + 1])
+    covered, _ = np.histogram(log_area, bins=edges, weights=area)
+    by_area = 0.5 * (edges[np.argmax(covered)] + edges[np.argmax(covered) + 1])
+    if abs(by_area - by_count) <= np.log(1.8):
+        return [by_count]
+    return [by_count, by_area]
 
 
 def _largest_cluster(pts: np.ndarray, radius: float) -> np.ndarray:
