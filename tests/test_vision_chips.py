@@ -322,17 +322,32 @@ def test_a_pale_hand_next_to_a_cover_hides_a_chip_and_is_unknown():
     assert symbols[8, 8] == "."
 
 
-def test_red_ink_on_an_over_exposed_card_is_ink_but_a_washed_out_chip_stays_unknown():
+def _clipped_cards(print_odd) -> np.ndarray:
+    """Card cells whose lower half is over-exposed (clipped to pure white); ``print_odd(img, r,
+    c)`` prints every cell with an odd r + c, the others print a black 7."""
     img = _cards()
     for r in range(10):
         for c in range(10):
             x, y = c * CW, r * CH
-            if r >= 5:  # the lower half over-exposed: its cards clip to pure white
+            if r >= 5:
                 cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (255, 255, 255), -1)
             if (r + c) % 2:
-                _heart(img, r, c, 5)
+                print_odd(img, r, c)
             else:
                 cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
+    return img
+
+
+def _washed_red_chip(img: np.ndarray, r: int, c: int) -> None:
+    """A red chip under a glare spot: a clipped middle in a pale red disc, a crescent of red."""
+    centre = (c * CW + CW // 2, r * CH + CH // 2)
+    cv2.circle(img, centre, 10, (200, 205, 255), -1)
+    cv2.circle(img, centre, 5, (255, 255, 255), -1)
+    cv2.ellipse(img, centre, (10, 10), 0, 0, 180, (30, 30, 200), 5)
+
+
+def test_red_ink_on_an_over_exposed_card_is_ink_but_a_washed_out_chip_stays_unknown():
+    img = _clipped_cards(lambda img, r, c: _heart(img, r, c, 5))
     # a blue chip under a glare spot: clipped in the middle, a pale blue tint around that and
     # a crescent of its colour left at the rim
     centre = (3 * CW + CW // 2, 7 * CH + CH // 2)
@@ -340,10 +355,7 @@ def test_red_ink_on_an_over_exposed_card_is_ink_but_a_washed_out_chip_stays_unkn
     cv2.circle(img, centre, 6, (255, 255, 255), -1)
     cv2.ellipse(img, centre, (9, 9), 0, 20, 160, (170, 70, 20), 4)
     # ... and a red one, whose crescent alone could pass for printed red
-    centre = (4 * CW + CW // 2, 8 * CH + CH // 2)
-    cv2.circle(img, centre, 10, (200, 205, 255), -1)
-    cv2.circle(img, centre, 5, (255, 255, 255), -1)
-    cv2.ellipse(img, centre, (10, 10), 0, 0, 180, (30, 30, 200), 5)
+    _washed_red_chip(img, 8, 4)
     feats = chips.measure(img, ColourProfile())
     assert feats.glare[6:, :].mean() > chips.GLARE_MAX
     why = {}
@@ -468,23 +480,13 @@ def test_a_red_chip_shrunk_by_glare_to_a_pips_size_is_not_read_as_a_printed_pip(
 def test_faint_red_printing_on_a_clipped_card_is_empty_but_a_washed_out_chip_stays_unknown():
     # glare thins printed red below the ink's share of a cell: an over-exposed card with a
     # pale red rank is an empty card; a red chip under the same glare keeps a broad pale disc
-    img = _cards()
-    for r in range(10):
-        for c in range(10):
-            x, y = c * CW, r * CH
-            if r >= 5:  # the lower half over-exposed: its cards clip to pure white
-                cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (255, 255, 255), -1)
-            if (r + c) % 2:
-                cv2.putText(
-                    img, "K", (x + 5, y + 18), cv2.FONT_HERSHEY_PLAIN, 1.1, (150, 150, 255), 2
-                )
-            else:
-                cv2.putText(img, "7", (x + 7, y + 17), cv2.FONT_HERSHEY_PLAIN, 1.0, (30, 30, 30), 1)
-    centre = (4 * CW + CW // 2, 8 * CH + CH // 2)
+    img = _clipped_cards(
+        lambda img, r, c: cv2.putText(
+            img, "K", (c * CW + 5, r * CH + 18), cv2.FONT_HERSHEY_PLAIN, 1.1, (150, 150, 255), 2
+        )
+    )
     cv2.rectangle(img, (4 * CW + 2, 8 * CH + 2), (5 * CW - 3, 9 * CH - 3), (255, 255, 255), -1)
-    cv2.circle(img, centre, 10, (200, 205, 255), -1)
-    cv2.circle(img, centre, 5, (255, 255, 255), -1)
-    cv2.ellipse(img, centre, (10, 10), 0, 0, 180, (30, 30, 200), 5)
+    _washed_red_chip(img, 8, 4)
     feats = chips.measure(img, ColourProfile())
     faint = np.zeros((10, 10), bool)
     faint[5:] = (np.add.outer(np.arange(5, 10), np.arange(10)) % 2) == 1
