@@ -17,6 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from companion.tracking import (
     interpret_catch_up,
 )
 from companion.tracking.catch_up import seen_in_order
-from companion.vision.reading import BoardReading
+from companion.vision.reading import COLOR_OF_SYMBOL, BoardReading
 
 DEFAULT_SETUP = {
     "variant": "classic",
@@ -59,7 +60,6 @@ EVIDENCE_QUALITY = 80
 FRAME_EVENT_INTERVAL = 0.2  # seconds between "frame" ticks to subscribers
 QUEUE_SIZE = 256
 CELL_VALUES = {".": None, "B": "blue", "G": "green", "R": "red"}
-COLOR_NAMES = {"B": "blue", "G": "green", "R": "red"}
 
 # Rulings the session gives itself (not the referee), keyed like the referee's texts so the web
 # layer can translate them by code and rule id.
@@ -337,9 +337,9 @@ class GameSession:
         elif status == STILL:
             unreadable = self._unreadable
             glimpses = [
-                f"{COLOR_NAMES[v]} seen on {cell_name(c)} for a moment"
+                f"{COLOR_OF_SYMBOL[v]} seen on {cell_name(c)} for a moment"
                 for c, v in self.tracker.glimpses().items()
-                if v in COLOR_NAMES
+                if v in COLOR_OF_SYMBOL
             ]
             self._set_status(
                 STILL,
@@ -355,16 +355,15 @@ class GameSession:
         just_cleared = None if declared else self._just_cleared
         meaning = interpret(change, game.color_to_move, just_cleared)
         after_gap, self._after_gap = self._after_gap, False
-        unexplained = meaning.kind == MISMATCH or self._removes_own_chip(meaning)
-        changed_before, self._changed_since_move = (
-            self._changed_since_move,
-            self._changed_since_move | {ch.cell for ch in change.changes},
-        )
+        unseen = self._unseen_cells()
+        unexplained = meaning.kind == MISMATCH or (bool(unseen) and self._removes_own_chip(meaning))
+        changed_now = {ch.cell for ch in change.changes}
+        changed_before = self._changed_since_move
+        self._changed_since_move = changed_before | changed_now
         # a chip seen on a board settled since the last move and gone again: moves were made
         # that the board as it is now does not show; with cells unreadable, where such moves
         # may hide, no move is ruled from this board alone
-        came_and_went = changed_before - {ch.cell for ch in change.changes}
-        unseen = self._unseen_cells()
+        came_and_went = changed_before - changed_now
         doubtful = unexplained or (came_and_went and unseen and meaning.kind != NONE)
         if doubtful and declared is None and not game.is_over:
             plan = None if came_and_went else self._catch_up_plan(board, after_gap, just_cleared)
@@ -410,9 +409,31 @@ class GameSession:
     def _removes_own_chip(self, meaning) -> bool:
         """A chip of the side to move is gone: never a legal move, but the sign of a move the
         camera missed when cells could not be read (the other side's removal came after it)."""
-        if meaning.kind != REMOVE or meaning.cell is None or not self._unseen_cells():
+        if meaning.kind != REMOVE or meaning.cell is None:
             return False
         return self.game.chip_at(meaning.cell) == self.game.color_to_move
+
+    @contextmanager
+    def _keeping_unseen(self, corrected: Cell):
+        """Rule a move inside the block without forgetting what was known of the board's
+        unseen cells (a ruled move forgets it: :meth:`_forget_unseen`), as the rest of the
+        board still holds; ``corrected`` is no longer a cell that changed."""
+        kept = (
+            self._unseen_since_move,
+            self._unseen_now,
+            self._after_gap,
+            self._changed_since_move - {corrected},
+        )
+        self._changed_since_move = set()
+        try:
+            yield
+        finally:
+            (
+                self._unseen_since_move,
+                self._unseen_now,
+                self._after_gap,
+                self._changed_since_move,
+            ) = kept
 
     def _unseen_cells(self) -> set[Cell]:
         """Cells the vision could not read through a whole still spell since the last move,
@@ -587,28 +608,11 @@ class GameSession:
             self.tracker.correct(where, value)
             if self.tracker.status == STILL and self._latest is not None:
                 expected = self.game.board_strings()
-                alone = list(expected)
-                alone[where[0]] = _with_symbol(alone[where[0]], where[1], value)
-                game = self.game
-                missed = interpret(BoardChange.between(expected, alone), game.color_to_move)
-                own = missed.kind == REMOVE and game.chip_at(missed.cell) == game.color_to_move
-                # what was known of the board's unseen cells before the correction still
-                # holds for the rest of this board (a ruled move would forget it)
-                known = (
-                    self._unseen_since_move,
-                    self._unseen_now,
-                    self._after_gap,
-                    self._changed_since_move - {where},
-                )
-                if missed.kind not in (NONE, MISMATCH) and not own:
-                    self._changed_since_move = set()  # the rest of the board is still there
-                    self._on_settled(alone, self._latest)
-                    (
-                        self._unseen_since_move,
-                        self._unseen_now,
-                        self._after_gap,
-                        self._changed_since_move,
-                    ) = known
+                alone = _with_cells(expected, {where: value})
+                missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
+                if missed.kind not in (NONE, MISMATCH) and not self._removes_own_chip(missed):
+                    with self._keeping_unseen(where):
+                        self._on_settled(alone, self._latest)
                 self._on_settled(self.tracker.stable_board, self._latest)
                 self.tracker.accept(self.tracker.stable_board)
         self._emit_state()
