@@ -96,6 +96,11 @@ class CellFeatures:
     # measured only where a chip cell shows skin and a foreign border
     skin_blob: np.ndarray | None = None
 
+    @property
+    def content(self) -> np.ndarray:
+        """What shows inside each cell besides its card white: ink, chip colour, skin."""
+        return self.red_ink + self.dark + self.raw["B"] + self.raw["G"] + self.skin
+
 
 @dataclass(frozen=True)
 class CellShape:
@@ -124,10 +129,6 @@ class CellShape:
     def inner_u8(self) -> np.ndarray:
         """:attr:`inner` as a 0/255 mask, to cut masks with a bitwise and."""
         return (self.inner * 255).astype(np.uint8)
-
-    @functools.cached_property
-    def ring_u8(self) -> np.ndarray:
-        return (self.ring * 255).astype(np.uint8)
 
     @functools.cached_property
     def inner_share(self) -> float:
@@ -178,26 +179,15 @@ def shape_of(grid: np.ndarray) -> CellShape:
     return cell_shape(w // 10, h // 10)
 
 
-def _per_cell(mask: np.ndarray, inner: bool, shape: CellShape) -> np.ndarray:
-    """Fraction of set pixels per cell, in the inner part or on the ring.
+def _per_cell(mask: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Fraction of set pixels of a 0/255 uint8 mask in the inner part of each cell.
 
-    An area resize to 10x10 is exactly the per-cell mean, and much faster than numpy reductions.
+    The mask is cut to the inner parts (a cheap bitwise and), then an area resize to 10x10 is
+    exactly the per-cell mean, and much faster than numpy reductions.
     """
-    if mask.dtype == np.uint8:  # a 0/255 mask: cut it to the part first, a cheap bitwise and
-        part = cv2.bitwise_and(mask, shape.inner_u8 if inner else shape.ring_u8)
-        share = shape.inner_share if inner else 1 - shape.inner_share
-        cells = cv2.resize(part.astype(np.float32), (10, 10), interpolation=cv2.INTER_AREA)
-        return cells * np.float32(1.0 / (255.0 * share))
-    m = mask.astype(np.float32)
-    if mask.dtype == np.uint8:
-        m *= 1.0 / 255.0
-    if inner:
-        return cv2.resize(m * shape.inner, (10, 10), interpolation=cv2.INTER_AREA) / (
-            shape.inner_share
-        )
-    return cv2.resize(m * shape.ring, (10, 10), interpolation=cv2.INTER_AREA) / (
-        1 - shape.inner_share
-    )
+    part = cv2.bitwise_and(mask, shape.inner_u8)
+    cells = cv2.resize(part.astype(np.float32), (10, 10), interpolation=cv2.INTER_AREA)
+    return cells * np.float32(1.0 / (255.0 * shape.inner_share))
 
 
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
@@ -290,7 +280,7 @@ def faint_print(grey: np.ndarray, shape: CellShape) -> np.ndarray:
     count here."""
     _, faint = cv2.threshold(grey, FAINT_LEVEL * WHITE_LEVEL, 255, cv2.THRESH_BINARY_INV)
     thin = cv2.subtract(faint, cv2.morphologyEx(faint, cv2.MORPH_OPEN, _ERODE))
-    return _per_cell(thin, True, shape)
+    return _per_cell(thin, shape)
 
 
 def missing_edges(
@@ -493,8 +483,8 @@ def measure(
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
         m = masks[sym]
-        chip[sym] = _per_cell(cv2.erode(m, _ERODE), True, shape)
-        raw[sym] = _per_cell(m, True, shape)
+        chip[sym] = _per_cell(cv2.erode(m, _ERODE), shape)
+        raw[sym] = _per_cell(m, shape)
     rings = normalised_rings(img, whites, shape)
     palette = ring_palette(rings) if fresh else cache.palette
     if cache is not None:
@@ -520,34 +510,33 @@ def measure(
         ring=ring_anomaly(rings, palette, chip_ring),
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
-        skin=_per_cell(masks["skin"], True, shape),
-        glare=_per_cell(blown_out(grid_bgr), True, shape),
-        dark=_per_cell(masks["dark"], True, shape),
-        dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), True, shape),
+        skin=_per_cell(masks["skin"], shape),
+        glare=_per_cell(blown_out(grid_bgr), shape),
+        dark=_per_cell(masks["dark"], shape),
+        dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), shape),
         white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
         ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
         chip_mask=any_chip,
-        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], _ERODE), True, shape),
+        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], _ERODE), shape),
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
-        feats.skin_blob = _per_cell(cv2.erode(masks["skin"], _ERODE), True, shape)
+        feats.skin_blob = _per_cell(cv2.erode(masks["skin"], _ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
-    content = feats.red_ink + feats.dark + raw["B"] + raw["G"] + feats.skin
-    if (content < BLANK_CONTENT)[~CORNERS].any():
+    if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
         tinted = tinted_mask(hsv, profile)
-        feats.tinted_blob = _per_cell(cv2.erode(tinted, _ERODE), True, shape)
-        feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), True, shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted, _ERODE), shape)
+        feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
     elif (feats.glare > GLARE_MAX).any() or (
         (feats.skin > PALE_SKIN) & (feats.dark + feats.red_ink < PRINT_MIN)
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), True, shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), shape)
     return feats
 
 
@@ -716,7 +705,7 @@ def classify(
 
     # every real cell shows printing (rank, suit, pips, a picture) or a chip: a blank cell is
     # covered by something plain (a card lying on the board, paper, a washed-out spot)
-    content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
+    content = feats.content
     if covers and feats.faint_print is not None and feats.tinted_blob is not None:
         # faded printing shows a card; unless a broad pale tint is there too: the faint marks
         # may be the rim of a chip washed out by glare or haze. Judging a located grid
@@ -738,7 +727,7 @@ def classify(
             & (feats.tinted_blob > PALE_SKIN)
         )
     if blank.ndim == 2:
-        blank[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # free corners may be plain
+        blank[CORNERS] = False  # free corners may be plain
     causes["blank"] = blank
     # ... and over most of a cell, no card white brighter than the board's left: a cover
     # on its own (the weaker signs above only count next to a covered cell)
@@ -755,14 +744,14 @@ def classify(
             & (feats.white < DIM_HAND_WHITE)
         )
     if hand.ndim == 2:
-        hand[[0, 0, 9, 9], [0, 9, 0, 9]] = False
+        hand[CORNERS] = False
     causes["pale_hand"] = hand
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
     if occluded.ndim == 2:
         seed = occluded.copy()
-        seed[[0, 0, 9, 9], [0, 9, 0, 9]] = False  # the free corners' emblems are not covers
+        seed[CORNERS] = False  # the free corners' emblems are not covers
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))

@@ -29,7 +29,7 @@ class HueBand:
 
 @dataclass(frozen=True, slots=True)
 class ColourProfile:
-    """Which white-balanced hues and saturations count as chip colours and as skin.
+    """Which hues and saturations (with the light divided out) count as chip colours and skin.
 
     Defaults suit the usual blue, green and red chips; ``companion calibrate`` measures them.
     """
@@ -42,7 +42,7 @@ class ColourProfile:
         }
     )
     skin: HueBand = field(default_factory=lambda: HueBand(7, 24))
-    min_saturation: int = 85  # of 255, after white balance
+    min_saturation: int = 85  # of 255, with the light divided out
     min_value: int = 45  # of 255: darker pixels have no reliable hue
 
     def to_json(self) -> dict:

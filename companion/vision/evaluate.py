@@ -37,7 +37,7 @@ class FrameScore:
     visible_unknown: int = 0
     occluded: int = 0
     occluded_wrong: int = 0
-    exact: bool | None = None  # only for frames without hands
+    exact: bool | None = None  # only for found boards with no hidden cell
     unobstructed: bool = False  # a board with no cell hidden (hand, card, glare, frame edge)
     corner_px: float | None = None
     ms: float = 0.0
@@ -53,7 +53,7 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     s.art = truth.art
     if truth.board_found and truth.corners is not None and truth.size and truth.size[0] > 0:
         s.area = quad_area(truth.corners) / float(truth.size[0] * truth.size[1])
-    s.board_share = getattr(truth, "board_share", None)
+    s.board_share = truth.board_share
     occl = (
         np.asarray(truth.occluded, bool) if truth.occluded is not None else np.zeros((10, 10), bool)
     )
@@ -93,8 +93,8 @@ def summarize(scores: list[FrameScore]) -> dict:
     found = [s for s in board if s.found]
     visible = sum(s.visible for s in found)
     exact = [s for s in found if s.exact is not None]
-    # boards missed on frames without hands count against the full-board exact rate too
-    no_hand_frames = [s for s in board if s.unobstructed]
+    # boards missed on frames with no hidden cell count against the full-board exact rate too
+    clear_frames = [s for s in board if s.unobstructed]
     occl = sum(s.occluded for s in found)
     ms = np.array([s.ms for s in scores]) if scores else np.zeros(1)
     corners = [s.corner_px for s in found if s.corner_px is not None]
@@ -108,7 +108,7 @@ def summarize(scores: list[FrameScore]) -> dict:
         "cells_visible": visible,
         "confident_cell_error": _rate(sum(s.visible_wrong for s in found), visible),
         "abstention_rate": _rate(sum(s.visible_unknown for s in found), visible),
-        "full_board_exact": _rate(sum(bool(s.exact) for s in exact), len(no_hand_frames)),
+        "full_board_exact": _rate(sum(bool(s.exact) for s in exact), len(clear_frames)),
         "cells_occluded": occl,
         "occluded_confident_wrong": _rate(sum(s.occluded_wrong for s in found), occl),
         "corner_error_px_median": float(np.median(corners)) if corners else None,
@@ -133,7 +133,7 @@ def format_summary(summary: dict, title: str = "") -> str:
         f"confident cell error      {pct(summary['confident_cell_error'])} "
         f"of {summary['cells_visible']} visible cells",
         f"abstention (?)            {pct(summary['abstention_rate'])}",
-        f"full board exact          {pct(summary['full_board_exact'])} (frames without hands)",
+        f"full board exact          {pct(summary['full_board_exact'])} (frames with no hidden cell)",
         f"occluded, confident wrong {pct(summary['occluded_confident_wrong'])} "
         f"of {summary['cells_occluded']} cells under hands",
         "corner error px           "

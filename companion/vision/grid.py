@@ -344,8 +344,8 @@ def settle_shift(
         ys = cy.start + cy.pitch * np.arange(LINES)
         c = _cell_means(integral, xs, ys, 0.6)
         if along_x:
-            return float(min(_median10(c[:, 0]), _median10(c[:, -1])))
-        return float(min(_median10(c[0, :]), _median10(c[-1, :])))
+            return float(min(median(c[:, 0]), median(c[:, -1])))
+        return float(min(median(c[0, :]), median(c[-1, :])))
 
     best_x = max(options(fx, w), key=lambda f: strength(f, fy, True))
     best_y = max(options(fy, h), key=lambda f: strength(best_x, f, False))
@@ -380,6 +380,10 @@ def border_mismatch(grey: np.ndarray, fx: AxisFit, fy: AxisFit) -> np.ndarray:
     return (np.abs(ring - template[None]).mean(axis=1) / contrast).reshape(10, 10)
 
 
-def _median10(values: np.ndarray) -> float:
-    v = np.sort(values)
-    return float(v[len(v) // 2 - 1 : len(v) // 2 + 1].mean())
+def median(values: np.ndarray) -> float:
+    """np.median of a 1-D array by one partial sort (a tenth of np.median's cost on the short
+    arrays measured here, which counts on the fast path of every frame)."""
+    n = len(values)
+    k = n // 2
+    part = np.partition(values, [k - 1, k] if n % 2 == 0 else k)
+    return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)

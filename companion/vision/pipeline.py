@@ -20,7 +20,7 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
-from companion.vision.grid import LINES
+from companion.vision.grid import LINES, median
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -85,8 +85,7 @@ def warp_grid_smooth(
     if factor == 1.0:
         return None
     small, quad = _reduced_for_warp(bgr, quad, factor)
-    hom = cv2.getPerspectiveTransform(quad.astype(np.float32), rect_points(w, h).astype(np.float32))
-    return cv2.warpPerspective(small, hom, (w, h), flags=cv2.INTER_LINEAR)
+    return warp_grid(small, quad, shape)
 
 
 ALIAS_SCALE = 2.0  # frame pixels per grid-image pixel from which a plain warp skips detail
@@ -144,21 +143,12 @@ def boundary_contrast(grid_bgr: np.ndarray) -> float:
         on = [pooled[min(len(prof) - 1, int(round(k * step)))] for k in range(1, LINES - 1)]
         # against the profile's median rather than the cell centres: a home-made board prints
         # its rank and suit in the middle of each cell, which outshines thin grid lines there
-        score.append(float(np.mean(on) - _median(prof)))
+        score.append(float(np.mean(on) - median(prof)))
     return min(score)
 
 
-def _median(values: np.ndarray) -> float:
-    """np.median of a 1-D array by one partial sort (a tenth of np.median's cost at this size,
-    which counts on the fast path of every frame)."""
-    n = len(values)
-    k = n // 2
-    part = np.partition(values, [k - 1, k] if n % 2 == 0 else k)
-    return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)
-
-
 class BoardReader:
-    """Stateful reader for video: keeps the located grid, orientation and white balance."""
+    """Stateful reader for video: keeps the located grid, orientation and the light measured on the board."""
 
     def __init__(self, calibration=None, profile: ColourProfile | None = None):
         self.calibration = calibration
@@ -419,17 +409,14 @@ class BoardReader:
         ):
             notes.append(f"board turned: orientation {self.orientation} -> {vote.orientation}")
             self.orientation = vote.orientation
-        # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
-        # blank cells is board margin, so the grid is off by a cell
-        content = feats.red_ink + feats.dark + feats.raw["B"] + feats.raw["G"] + feats.skin
-        blank = (content < BLANK_CONTENT) & (plain != "?")
-        for r, c in CORNER_CELLS:
-            blank[r, c] = False
-        # a whole edge row or column that shows no card (blank or unreadable) is margin too
-        blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
         if vote is not None:
             self._last_vote = vote
         if judge:
+            # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
+            # blank cells is board margin, so the grid is off by a cell
+            blank = (feats.content < BLANK_CONTENT) & (plain != "?") & ~chips.CORNERS
+            # a whole edge row or column that shows no card (blank or unreadable) is margin too
+            blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
             corners_alike = corner_likeness(grid)
             self._last_parts = (
                 round(vote.scores[self.orientation], 3),
