@@ -279,7 +279,7 @@ def faint_print(grey: np.ndarray, shape: CellShape) -> np.ndarray:
     a broad, even area, which the opening (an erosion then a dilation) keeps and so does not
     count here."""
     _, faint = cv2.threshold(grey, FAINT_LEVEL * WHITE_LEVEL, 255, cv2.THRESH_BINARY_INV)
-    thin = cv2.subtract(faint, cv2.morphologyEx(faint, cv2.MORPH_OPEN, _ERODE))
+    thin = cv2.subtract(faint, cv2.morphologyEx(faint, cv2.MORPH_OPEN, ERODE))
     return _per_cell(thin, shape)
 
 
@@ -448,7 +448,9 @@ def normalise(
     return img, np.minimum(whites, 255.0)
 
 
-_ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+ERODE = cv2.getStructuringElement(
+    cv2.MORPH_ELLIPSE, (5, 5)
+)  # removes printed strokes, keeps solid discs
 
 
 @functools.lru_cache(maxsize=8)
@@ -483,7 +485,7 @@ def measure(
     chip, raw = {}, {}
     for sym in CHIP_SYMBOLS:
         m = masks[sym]
-        chip[sym] = _per_cell(cv2.erode(m, _ERODE), shape)
+        chip[sym] = _per_cell(cv2.erode(m, ERODE), shape)
         raw[sym] = _per_cell(m, shape)
     rings = normalised_rings(img, whites, shape)
     palette = ring_palette(rings) if fresh else cache.palette
@@ -513,30 +515,30 @@ def measure(
         skin=_per_cell(masks["skin"], shape),
         glare=_per_cell(blown_out(grid_bgr), shape),
         dark=_per_cell(masks["dark"], shape),
-        dark_blob=_per_cell(cv2.erode(masks["dark"], _ERODE), shape),
+        dark_blob=_per_cell(cv2.erode(masks["dark"], ERODE), shape),
         white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
         ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
         chip_mask=any_chip,
-        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], _ERODE), shape),
+        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], ERODE), shape),
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
-        feats.skin_blob = _per_cell(cv2.erode(masks["skin"], _ERODE), shape)
+        feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
         tinted = tinted_mask(hsv, profile)
-        feats.tinted_blob = _per_cell(cv2.erode(tinted, _ERODE), shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted, ERODE), shape)
         feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
     elif (feats.glare > GLARE_MAX).any() or (
         (feats.skin > PALE_SKIN) & (feats.dark + feats.red_ink < PRINT_MIN)
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), _ERODE), shape)
+        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
     return feats
 
 

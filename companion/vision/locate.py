@@ -17,6 +17,7 @@ import numpy as np
 
 from companion.vision.geometry import (
     apply_homography,
+    corner_error,
     is_convex,
     line_intersection,
     order_quad,
@@ -135,15 +136,18 @@ def edge_map(grey: np.ndarray) -> np.ndarray:
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
-def outline_candidates(grey: np.ndarray) -> list[np.ndarray]:
-    return _quads_from_mask(edge_map(grey), grey.size, cv2.RETR_LIST)
+def outline_candidates(grey: np.ndarray, edges: np.ndarray | None = None) -> list[np.ndarray]:
+    """Quads of the closed outlines in ``grey`` (``edges``: its :func:`edge_map`, if made)."""
+    edges = edge_map(grey) if edges is None else edges
+    return _quads_from_mask(edges, grey.size, cv2.RETR_LIST)
 
 
-def straight_side_candidates(grey: np.ndarray) -> list[np.ndarray]:
+def straight_side_candidates(grey: np.ndarray, edges: np.ndarray | None = None) -> list[np.ndarray]:
     """Outer outlines simplified to their four longest straight lines
     (:func:`companion.vision.sides.quad_from_straight_sides`): a board whose outline a hand or
     an arm reaching over it joins and bends."""
-    contours, _ = cv2.findContours(edge_map(grey), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    edges = edge_map(grey) if edges is None else edges
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours = [c for c in contours if cv2.contourArea(cv2.convexHull(c)) >= MIN_AREA * grey.size]
     contours.sort(key=lambda c: -cv2.contourArea(cv2.convexHull(c)))
     quads = []
@@ -164,11 +168,13 @@ def opened_outline_candidates(grey: np.ndarray, disc: float = OPEN_DISC) -> list
     return opened_outline_groups(grey, (disc,))[0]
 
 
-def opened_outline_groups(grey: np.ndarray, discs: tuple[float, ...]) -> list[list[np.ndarray]]:
+def opened_outline_groups(
+    grey: np.ndarray, discs: tuple[float, ...], edges: np.ndarray | None = None
+) -> list[list[np.ndarray]]:
     """:func:`opened_outline_candidates` for each disc size (one edge map for all): a hand
     seen close up is wider than a sleeve, and only a disc wider than the hand cuts it off,
     while a small board needs a disc narrower than itself."""
-    edges = edge_map(grey)
+    edges = edge_map(grey) if edges is None else edges
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(grey)
     cv2.drawContours(filled, contours, -1, 255, -1)
@@ -287,14 +293,6 @@ def _quads_from_mask(mask: np.ndarray, frame_area: int, mode: int) -> list[np.nd
     return quads
 
 
-def dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
-    out: list[np.ndarray] = []
-    for q in quads:
-        if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o in out):
-            out.append(q)
-    return out
-
-
 def straighten_quad(grey: np.ndarray, quad: np.ndarray, side: int = WARP_SIDE, pad: float = PAD):
     """Warp ``quad`` to a ``side`` square inside a padded canvas; returns (image, H img->canvas)."""
     p = side * pad
@@ -382,7 +380,6 @@ def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
 REFINE_SIDE = 320
 REFINE_PAD = 0.08
 REFINE_BLUR = 0.14
-REFINE_ENDS = False
 PEAK_WEIGHT_FLOOR = 0.02  # refine_grid: a peak's weight is its height over the mean, plus this
 PEAK_MIN = 1.1  # ... and a peak lower than this many times the mean weighs only the floor
 
@@ -411,7 +408,7 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
     for round_no in range(rounds):
         warped, hom = straighten_quad(grey, quad, side=side, pad=REFINE_PAD)
         expected = p0 + pitch * np.arange(LINES)
-        if round_no > 0 and not REFINE_ENDS:
+        if round_no > 0:  # the outer lines (margin, board edge) are left out of the final fit
             expected[0] = expected[-1] = -1e9
         reach = pitch / 3 if round_no == 0 else pitch / 6
         rows = []  # (x, y, k, axis) observations: axis 0 -> u = k, axis 1 -> v = k
@@ -434,8 +431,7 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
         if fit is None:
             score = 0.0
             break
-        g = fit[0]
-        resid = _line_residuals(g, obs)
+        g, resid = fit
         explained = (resid < 0.05) & (strengths > 1.0)
         score = float(explained.sum() / (4 * np.sum(expected >= 0)))
         grid_corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
@@ -526,7 +522,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         if len(out) >= limit:
             break
         cell = np.linalg.norm(quad[1] - quad[0]) / 10
-        if any(np.max(np.linalg.norm(quad - t, axis=1)) < 0.3 * cell for t in tried):
+        if not _is_new(quad, tried, 0.3 * cell):
             continue  # the same grid from another candidate: refined and judged already
         tried.append(quad)
         grid, fit_score = refine_grid(full, quad, rounds=2 if deep or not out else 1)
@@ -535,7 +531,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         if not plausible_cells(grid):
             continue  # a card's patterned back, a tiled floor: no board has such cells
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
-        if all(np.max(np.linalg.norm(grid - o.quad, axis=1)) > 0.3 * cell for o in out):
+        if _is_new(grid, [o.quad for o in out], 0.3 * cell):
             out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score))
     # a grid whose lines fit clearly worse than another's is mostly a grid part of a cell
     # off, and such a grid can still read plausibly: it is not offered
@@ -565,8 +561,9 @@ def _coarse_fits(
     candidates of each source in turn, so one source's many outlines cannot crowd out another's.
     With the working copy in ``colour`` (BGR), outlines are also looked for in its saturation:
     a grey board on a wooden table, as bright as the wood, still differs in colour."""
+    edges = edge_map(grey)  # shared by every outline source below
     per_source = [
-        [(q, "outline") for q in outline_candidates(grey)],
+        [(q, "outline") for q in outline_candidates(grey, edges)],
         [(q, "cells") for q in cell_candidates(grey)],
         [(q, "blobs") for q in blob_candidates(grey)],
     ]
@@ -575,9 +572,9 @@ def _coarse_fits(
         per_source.insert(1, [(q, "colour-outline") for q in outline_candidates(saturation)])
     wider: list[list[tuple[np.ndarray, str]]] = []
     if deep:
-        groups = opened_outline_groups(grey, discs)
+        groups = opened_outline_groups(grey, discs, edges)
         per_source.append([(q, "opened-outline") for q in groups[0]])
-        per_source.append([(q, "straight-sides") for q in straight_side_candidates(grey)])
+        per_source.append([(q, "straight-sides") for q in straight_side_candidates(grey, edges)])
         # the wider discs' outlines come on top of the others' (never crowding them out)
         wider = [
             [(q, f"opened-outline-{round(100 * d)}") for q in g]
@@ -593,14 +590,12 @@ def _coarse_fits(
     tol = 0.02 * max(grey.shape)
     kept: list[tuple[np.ndarray, str]] = []
     for q, src in cands:
-        if all(np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept):
+        if _is_new(q, [o for o, _ in kept], tol):
             kept.append((q, src))
     kept = kept[:limit]
     extra = 0
     for q, src in (c for group in _interleave(wider) for c in group):
-        if extra < WIDE_DISC_CANDIDATES and all(
-            np.max(np.linalg.norm(q - o, axis=1)) > tol for o, _ in kept
-        ):
+        if extra < WIDE_DISC_CANDIDATES and _is_new(q, [o for o, _ in kept], tol):
             kept.append((q, src))
             extra += 1
     coarse = []
@@ -610,6 +605,11 @@ def _coarse_fits(
             if fit is not None and fit[1] >= min_score:
                 coarse.append((fit[1], fit[0] / scale, src))
     return coarse
+
+
+def _is_new(quad: np.ndarray, others: list[np.ndarray], tol: float) -> bool:
+    """Whether ``quad`` has a corner more than ``tol`` from every quad of ``others``."""
+    return all(corner_error(quad, o) > tol for o in others)
 
 
 def _interleave(groups: list[list]) -> list[list]:

@@ -33,7 +33,6 @@ OVERSIZED_MIN = 2  # ... this many of them: the grid's cells are smaller than th
 ROUND_ASPECT = 1.35  # a disc's bounding box is at most this much longer one way (pixels)
 SOLID_FILL = 0.6  # ... and the disc fills at least this share of it (a circle fills 0.785)
 OVERSIZED_MAX = 3.0  # ... but a blob over this many cells across is a sleeve or a card
-_ERODE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,4 +151,4 @@ def chip_placement(grid_bgr: np.ndarray, profile: ColourProfile) -> ChipPlacemen
 def placement_in_mask(chip_mask: np.ndarray) -> ChipPlacement:
     """The chips of a grid image's any-chip-colour mask (``CellFeatures.chip_mask``, which the
     reading has measured already) and where they sit within their cells."""
-    return chip_discs(cv2.erode(chip_mask, _ERODE))
+    return chip_discs(cv2.erode(chip_mask, chips.ERODE))
