@@ -259,15 +259,20 @@ class FolderSource(FrameSource):
         self._opened_before = False
 
     def _scan(self) -> list[Path]:
+        """The frames after the last one read, in name order. A followed folder is scanned
+        whenever the reader catches up: names are compared before any file is looked at, and
+        ``scandir`` gives the file type without another system call."""
         after = self._last_name
-        return sorted(
-            p
-            for p in self.path.iterdir()
-            if p.suffix.lower() in IMAGE_SUFFIXES
-            and not p.name.startswith(".")
-            and (after is None or p.name > after)
-            and p.is_file()
-        )
+        with os.scandir(self.path) as entries:
+            names = [
+                e.name
+                for e in entries
+                if (after is None or e.name > after)
+                and not e.name.startswith(".")
+                and os.path.splitext(e.name)[1].lower() in IMAGE_SUFFIXES
+                and e.is_file()
+            ]
+        return [self.path / name for name in sorted(names)]
 
     def _open(self) -> None:
         if not self.path.is_dir():

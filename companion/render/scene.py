@@ -291,7 +291,7 @@ def build_scene(spec: RenderSpec) -> Scene:
         chip_colors=colors,
         light_tex_deg=light_tex,
         corners=corners,
-        board_share=cv2.countNonZero((mask > 127).astype(np.uint8)) / float(w * h),
+        board_share=len(xs) / float(w * h),
         orientation=orientation_of(corners),
         base=base,
         chip_lifts=_chip_lifts(spec, art),
