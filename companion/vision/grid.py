@@ -66,51 +66,63 @@ def fit_axis(
     min_span: float = 0.5,
     max_span: float = 1.0,
     pitch_step: float = 0.25,
-    start_range: tuple[float, float] | None = None,
-    pitch_range: tuple[float, float] | None = None,
 ) -> AxisFit:
-    """Best 11 equally spaced peaks in ``profile``.
+    """Best 11 equally spaced peaks in ``profile``; the grid spans between ``min_span`` and
+    ``max_span`` of the profile's length.
 
-    The grid spans between ``min_span`` and ``max_span`` of the profile's length unless
-    ``pitch_range``/``start_range`` narrow the search (refinement). Score: the weaker of the mean
-    normalised profile on the even and on the odd boundaries, minus its mean on the cell centres
-    (a grid of half the pitch would put every other line on a cell centre, whose printed content
-    is weaker and varies between cells). (pitch, start) pairs are scored in vector passes, coarse
-    to fine.
+    Score: the weaker of the mean normalised profile on the even and on the odd boundaries,
+    minus its mean on the cell centres (a grid of half the pitch would put every other line on
+    a cell centre, whose printed content is weaker and varies between cells). (pitch, start)
+    pairs are scored in vector passes, coarse to fine: a lattice of pitches ``pitch_step``
+    apart (at least 0.5 px) and starts 2 px apart first, then around the best few.
     """
-    n = len(profile)
-    prof = profile.astype(np.float64)
-    prof = prof / (prof.mean() + 1e-9)
-    if pitch_range is None:
-        pitch_range = (min_span * (n - 1) / 10, max_span * (n - 1) / 10)
-    # a gap between cards shows as two edges: a triangle blur about a tenth of a cell wide puts
-    # the peak on the gap's middle
-    half = max(2, int(round(0.06 * pitch_range[0])))
-    pooled = np.convolve(prof, _triangle(half), mode="same")
-    if start_range is not None:
-        pitches = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
-        starts = np.arange(max(0.0, start_range[0]), start_range[1] + 1e-9, 0.5)
-        return _best_fit(prof, pooled, pitches, starts)
-    # coarse to fine: a 2 px / 1 px lattice of (start, pitch) first, then around the best few
-    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, max(0.5, pitch_step))
-    wide = np.convolve(pooled, _triangle(2), mode="same")  # forgives the coarse lattice's steps
-    scores = _scores(prof, wide, coarse_p, np.arange(0.0, n, 2.0))
+    prof = _normalised(profile)
+    pitch_range = _pitch_range(len(prof), min_span, max_span)
+    pooled, coarse_p, scores = _coarse_scores(prof, pitch_range, max(0.5, pitch_step))
     if scores is None:
         return AxisFit(0.0, 1.0, -np.inf)
-    # all refinements scored in one vector pass: per (pitch, start) pair, flattened pitch-major
-    # like _best_fit's grid, so each neighbourhood's first best pair is the same one
+    # all refinements scored in one vector pass: per (pitch, start) pair, flattened pitch-major,
+    # so each neighbourhood's first best pair is the same one
     flat = np.argsort(scores.ravel())[::-1][:COARSE_KEEP]
-    pairs_p, pairs_s = [], []
-    for idx in flat:
-        i, j = np.unravel_index(int(idx), scores.shape)
-        p0, s0 = coarse_p[i], 2.0 * j
-        pitches = np.arange(
-            max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1
-        )
-        starts = np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5)
-        pairs_p.append(np.repeat(pitches, len(starts)))
-        pairs_s.append(np.tile(starts, len(pitches)))
-    return _best_pair(prof, pooled, np.concatenate(pairs_p), np.concatenate(pairs_s))
+    pairs = [_neighbourhood(scores.shape, int(idx), coarse_p, pitch_range) for idx in flat]
+    return _best_pair(
+        prof, pooled, np.concatenate([p for p, _ in pairs]), np.concatenate([s for _, s in pairs])
+    )
+
+
+def _normalised(profile: np.ndarray) -> np.ndarray:
+    prof = profile.astype(np.float64)
+    return prof / (prof.mean() + 1e-9)
+
+
+def _pitch_range(n: int, min_span: float, max_span: float) -> tuple[float, float]:
+    return (min_span * (n - 1) / 10, max_span * (n - 1) / 10)
+
+
+def _coarse_scores(prof: np.ndarray, pitch_range: tuple[float, float], pitch_step: float = 0.5):
+    """``(pooled, coarse pitches, scores)``: the profile blurred so that a gap between cards
+    (two edges) peaks in its middle, and the scores of a coarse lattice of (pitch, start)
+    pairs, starts 2 px apart (``scores`` is None when no grid fits the profile)."""
+    # a triangle blur about a tenth of a cell wide puts the peak on the gap's middle
+    half = max(2, int(round(0.06 * pitch_range[0])))
+    pooled = np.convolve(prof, _triangle(half), mode="same")
+    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
+    wide = np.convolve(pooled, _triangle(2), mode="same")  # forgives the coarse lattice's steps
+    return pooled, coarse_p, _scores(prof, wide, coarse_p, np.arange(0.0, len(prof), 2.0))
+
+
+def _coarse_pair(shape: tuple[int, int], idx: int, coarse_p: np.ndarray) -> tuple[float, float]:
+    i, j = np.unravel_index(idx, shape)
+    return float(coarse_p[i]), 2.0 * j
+
+
+def _neighbourhood(shape, idx: int, coarse_p: np.ndarray, pitch_range) -> tuple:
+    """(pitches, starts) of every fine pair around coarse pair ``idx`` (pitch-major): pitches
+    0.1 px apart within half a pixel, starts 0.5 px apart within 2 px."""
+    p0, s0 = _coarse_pair(shape, idx, coarse_p)
+    pitches = np.arange(max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1)
+    starts = np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5)
+    return np.repeat(pitches, len(starts)), np.tile(starts, len(pitches))
 
 
 def _best_pair(prof, pooled, pitches, starts) -> AxisFit:
@@ -140,30 +152,20 @@ def axis_options(
     runners-up are kept so that a reading can decide; fits that put their lines within a
     third of a cell of a better fit's lines at nearly its pitch count as the same fit.
     """
-    n = len(profile)
-    prof = profile.astype(np.float64)
-    prof = prof / (prof.mean() + 1e-9)
-    pitch_range = (min_span * (n - 1) / 10, max_span * (n - 1) / 10)
-    pooled = np.convolve(prof, _triangle(max(2, int(round(0.06 * pitch_range[0])))), mode="same")
-    coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, 0.5)
-    wide = np.convolve(pooled, _triangle(2), mode="same")
-    scores = _scores(prof, wide, coarse_p, np.arange(0.0, n, 2.0))
+    prof = _normalised(profile)
+    pitch_range = _pitch_range(len(prof), min_span, max_span)
+    pooled, coarse_p, scores = _coarse_scores(prof, pitch_range)
     if scores is None:
         return []
     out: list[AxisFit] = []
     for idx in np.argsort(scores.ravel())[::-1][: 60 * count]:
-        i, j = np.unravel_index(int(idx), scores.shape)
-        if not np.isfinite(scores[i, j]):
+        if not np.isfinite(scores.ravel()[idx]):
             break
-        p0, s0 = coarse_p[i], 2.0 * j
+        p0, s0 = _coarse_pair(scores.shape, int(idx), coarse_p)
         if any(_same_lines(f, s0, p0) for f in out):
             continue
-        pitches = np.arange(
-            max(pitch_range[0], p0 - 0.5), min(pitch_range[1], p0 + 0.5) + 1e-9, 0.1
-        )
-        starts = np.arange(max(0.0, s0 - 2.0), s0 + 2.01, 0.5)
         fit = _best_pair(
-            prof, pooled, np.repeat(pitches, len(starts)), np.tile(starts, len(pitches))
+            prof, pooled, *_neighbourhood(scores.shape, int(idx), coarse_p, pitch_range)
         )
         if np.isfinite(fit.score) and not any(_same_lines(f, fit.start, fit.pitch) for f in out):
             out.append(fit)
@@ -182,8 +184,7 @@ def framed_fit(profile: np.ndarray, min_span: float, max_span: float) -> AxisFit
     low.
     """
     n = len(profile)
-    prof = profile.astype(np.float64)
-    prof = prof / (prof.mean() + 1e-9)
+    prof = _normalised(profile)
     pooled = np.convolve(prof, _triangle(2), mode="same")
     inner = pooled[1:-1]
     peaks = 1 + np.flatnonzero((inner >= pooled[:-2]) & (inner > pooled[2:]) & (inner >= 2.0))
@@ -211,8 +212,7 @@ def doubled(profile: np.ndarray, fit: AxisFit) -> list[AxisFit]:
     column; which half of its lines are the boundaries, only a reading can tell."""
     n = len(profile)
     pitch = 2 * fit.pitch
-    prof = profile.astype(np.float64)
-    prof = prof / (prof.mean() + 1e-9)
+    prof = _normalised(profile)
     pooled = np.convolve(prof, _triangle(max(2, int(round(0.06 * pitch)))), mode="same")
     out = []
     for phase in (0, 1):
@@ -258,25 +258,9 @@ def _score_positions(prof, pooled, pos, pitches) -> np.ndarray:
     return np.where(valid, on - mid, -np.inf)
 
 
-def _best_fit(prof, pooled, pitches, starts) -> AxisFit:
-    score = _scores(prof, pooled, pitches, starts)
-    if score is None:
-        return AxisFit(0.0, 1.0, -np.inf)
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    return AxisFit(float(starts[j]), float(pitches[i]), float(score[i, j]))
-
-
 def _triangle(half: int) -> np.ndarray:
     tri = np.concatenate([np.arange(1, half + 2), np.arange(half, 0, -1)]).astype(np.float64)
     return tri / tri.sum()
-
-
-def _running_max(a: np.ndarray, r: int) -> np.ndarray:
-    out = a.copy()
-    for s in range(1, r + 1):
-        out[s:] = np.maximum(out[s:], a[:-s])
-        out[:-s] = np.maximum(out[:-s], a[s:])
-    return out
 
 
 def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
