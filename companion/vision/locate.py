@@ -147,15 +147,14 @@ def straight_side_candidates(grey: np.ndarray, edges: np.ndarray | None = None) 
     (:func:`companion.vision.sides.quad_from_straight_sides`): a board whose outline a hand or
     an arm reaching over it joins and bends."""
     edges = edge_map(grey) if edges is None else edges
-    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    contours = [c for c in contours if cv2.contourArea(cv2.convexHull(c)) >= MIN_AREA * grey.size]
-    contours.sort(key=lambda c: -cv2.contourArea(cv2.convexHull(c)))
-    quads = []
-    for c in contours[:SIDE_OUTLINES]:
-        q = quad_from_straight_sides(c, grey.shape)
-        if q is not None and quad_area(q) >= MIN_AREA * grey.size:
-            quads.append(q)
-    return quads
+    return _quads_from_mask(
+        edges,
+        grey.size,
+        cv2.RETR_EXTERNAL,
+        to_quad=lambda c: quad_from_straight_sides(c, grey.shape),
+        limit=SIDE_OUTLINES,
+        approx=cv2.CHAIN_APPROX_NONE,
+    )
 
 
 def opened_outline_candidates(grey: np.ndarray, disc: float = OPEN_DISC) -> list[np.ndarray]:
@@ -281,13 +280,22 @@ def _largest_cluster(pts: np.ndarray, radius: float) -> np.ndarray:
     return np.flatnonzero(ids == int(np.argmax(counts)))
 
 
-def _quads_from_mask(mask: np.ndarray, frame_area: int, mode: int) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
-    contours = [c for c in contours if cv2.contourArea(cv2.convexHull(c)) >= MIN_AREA * frame_area]
-    contours.sort(key=lambda c: -cv2.contourArea(cv2.convexHull(c)))
+def _quads_from_mask(
+    mask: np.ndarray,
+    frame_area: int,
+    mode: int,
+    to_quad=quad_from_contour,
+    limit: int = 12,
+    approx: int = cv2.CHAIN_APPROX_SIMPLE,
+) -> list[np.ndarray]:
+    """Quads (``to_quad`` of a contour) of the ``limit`` largest outlines in ``mask`` whose hull
+    and quad cover at least ``MIN_AREA`` of the frame, largest hull first."""
+    contours, _ = cv2.findContours(mask, mode, approx)
+    hulls = [(cv2.contourArea(cv2.convexHull(c)), i) for i, c in enumerate(contours)]
+    big = sorted((h for h in hulls if h[0] >= MIN_AREA * frame_area), key=lambda h: -h[0])
     quads = []
-    for c in contours[:12]:
-        q = quad_from_contour(c)
+    for _, i in big[:limit]:
+        q = to_quad(contours[i])
         if q is not None and is_convex(q) and quad_area(q) >= MIN_AREA * frame_area:
             quads.append(q)
     return quads
