@@ -57,7 +57,8 @@ DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit o
 REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
 MAX_CELL_ASPECT = 2.2  # see plausible_cells
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
-DEEP_OPTIONS = 6  # grids tried per candidate on the second look (see grid_options_in_quad)
+DEEP_OPTIONS = 6  # best grids per candidate on the second look, plus the framed one
+# (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
 OPEN_DISC = 0.06  # opened outlines: the disc that cuts arms off, as a share of the frame
 # the closer look tries these on its first working copy (a hand close up is wide), and only
@@ -363,7 +364,7 @@ def grid_options_in_quad(
         ((fx, fy) for fx in per_axis[0] for fy in per_axis[1]),
         key=lambda c: -min(c[0].score, c[1].score),
     )[:count]
-    if framed[0] is not None and framed[1] is not None:
+    if framed[0] is not None and framed[1] is not None and tuple(framed) not in combos:
         combos.append((framed[0], framed[1]))
     out = []
     integral = gradient_integral(warped) if SETTLE else None
