@@ -99,6 +99,21 @@ def raised_shift(
     return uvs[:, :2] * unit + [tw / 2, th / 2] - pts
 
 
+def texture_outline(texture_size: tuple[int, int], n: int) -> np.ndarray:
+    """(4n)x2 points along the texture's outline, ``n`` per side (top, right, bottom, left)."""
+    tw, th = texture_size
+    t = np.linspace(0, 1, n)
+    zero, one = np.zeros_like(t), np.ones_like(t)
+    return np.concatenate(
+        [
+            np.stack([t * tw, zero], 1),
+            np.stack([one * tw, t * th], 1),
+            np.stack([t * tw, one * th], 1),
+            np.stack([zero, t * th], 1),
+        ]
+    )
+
+
 def place_through_lens(
     h: np.ndarray,
     texture_size: tuple[int, int],
@@ -113,17 +128,7 @@ def place_through_lens(
     """Re-place a board homography so that the board's outline *as the lens shows it* spans
     ``board_fraction`` of the frame and sits at ``board_offset`` (what ``board_homography`` does
     for a distortion-free camera). ``distort`` / ``undistort`` map Nx2 points through the lens."""
-    tw, th = texture_size
-    t = np.linspace(0, 1, 41)
-    zero, one = np.zeros_like(t), np.ones_like(t)
-    outline = np.concatenate(
-        [
-            np.stack([t * tw, zero], 1),
-            np.stack([one * tw, t * th], 1),
-            np.stack([t * tw, one * th], 1),
-            np.stack([zero, t * th], 1),
-        ]
-    )
+    outline = texture_outline(texture_size, 41)
     frame = np.asarray(frame_size, dtype=np.float64)
     offset = np.clip(np.asarray(board_offset, dtype=np.float64), -2, 2)
     for _ in range(iterations):

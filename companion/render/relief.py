@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.render.camera import project, tilt_rotation
+from companion.render.camera import project, texture_outline, tilt_rotation
 from companion.render.lens import coarse_grid
 
 WAVES = 7  # sinusoids summed into the wrinkle field
@@ -173,15 +173,7 @@ def surface_warp(
     tw, th = relief.texture_size
     w, h = frame_size
     # the board's outline, flat and raised, bounds the pixels that can show it
-    t = np.linspace(0, 1, 101)
-    outline = np.concatenate(
-        [
-            np.stack([t * tw, 0 * t], 1),
-            np.stack([tw + 0 * t, t * th], 1),
-            np.stack([t * tw, th + 0 * t], 1),
-            np.stack([0 * t, t * th], 1),
-        ]
-    )
+    outline = texture_outline((tw, th), 101)
     inner = np.stack(np.meshgrid(np.linspace(0, tw, 21), np.linspace(0, th, 21)), -1)
     pts = np.concatenate([outline, inner.reshape(-1, 2)])
     seen = project(tex_to_image, np.concatenate([pts, seen_on_plane(relief, view, pts)]))
