@@ -265,15 +265,15 @@ class GameSession:
 
     def process_frame(self, frame: Frame) -> None:
         """Feed one frame (the background thread and ``companion replay`` both call this)."""
-        motion = self._motion.update(frame.image, self._watched_region())
+        motion = self._motion.measure(frame.image, self._watched_region())
         # the vision runs outside the lock so the web page is never kept waiting by it
         reading = None
-        if self.tracker.wants_reading(frame.timestamp, motion):
+        if self.tracker.wants_reading(frame.timestamp, motion.score, motion.spot):
             reading = self.reader.read(frame.image)
         with self._lock:
             if reading is not None:
                 self._latest_reading = reading
-            update = self.tracker.update(frame.timestamp, motion, reading)
+            update = self.tracker.update(frame.timestamp, motion.score, reading, motion.spot)
             self._note_unseen(update.status, reading, update.hidden)
             if reading is not None:
                 self._unreadable = [cell_name(c) for c in update.hidden]

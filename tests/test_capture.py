@@ -12,6 +12,7 @@ from companion.capture import (
     CaptureEvent,
     FolderSource,
     FrameSource,
+    Motion,
     MotionMeter,
     Reconnecting,
     StreamSource,
@@ -209,3 +210,42 @@ def test_with_the_board_located_only_motion_on_and_around_it_counts():
         meter = MotionMeter()
         meter.update(base)
         assert (meter.update(changed) > 0.01) is whole  # no board known: the whole frame
+
+
+def test_one_chip_changing_on_the_board_is_a_spot_and_a_hand_is_not():
+    """A spot: every moving pixel on the board itself, within about a chip. Rendered frames."""
+    from companion.render import HandSpec, RenderSpec, render_frame
+    from companion.render.spec import EMPTY_BOARD
+
+    spec = RenderSpec(cells=EMPTY_BOARD, art="text", size=(320, 240))
+    board, truth = render_frame(spec)
+
+    def cells_with(**chips):
+        rows = [list(r) for r in EMPTY_BOARD]
+        for name, symbol in chips.items():
+            rows[int(name[1:]) - 1]["ABCDEFGHIJ".index(name[0])] = symbol
+        return ["".join(r) for r in rows]
+
+    def motion(image, region=truth.corners):
+        meter = MotionMeter()
+        meter.measure(board, region)
+        return meter.measure(image, region)
+
+    chip, _ = render_frame(spec.with_frame(cells=cells_with(E5="B"), hands=(), seed=0))
+    two, _ = render_frame(spec.with_frame(cells=cells_with(B2="G", I9="G"), hands=(), seed=0))
+    hand, _ = render_frame(
+        spec.with_frame(cells=EMPTY_BOARD, hands=(HandSpec(tip=(4.5, 4.5), angle_deg=90),), seed=0)
+    )
+    beside, on = board.copy(), board.copy()  # a chip-sized blot beside the board and on it
+    x, y = np.round(truth.corners[1]).astype(int)
+    cv2.circle(beside, (int(x) + 14, int(y) + 30), 8, (0, 0, 0), -1)
+    cv2.circle(on, (int(x) - 70, int(y) + 70), 8, (0, 0, 0), -1)
+
+    one = motion(chip)
+    assert one.spot and one.score > 0.0008  # enough to count as motion, but one spot
+    assert motion(board) == Motion(0.0, False)  # nothing moved: no spot either
+    assert not motion(two).spot and motion(two).score > one.score  # two places at once
+    assert not motion(hand).spot and motion(hand).score > 0.05
+    assert not motion(beside).spot and motion(beside).score > 0.0008  # in the margin
+    assert motion(on).spot
+    assert not motion(chip, region=None).spot  # no board located: nothing is a spot

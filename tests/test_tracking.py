@@ -460,3 +460,87 @@ def test_an_order_of_unseen_moves_must_agree_with_what_was_read_when():
     asked = {i4: [(1.0, "G"), (5.0, ".")], f2: [(1.0, "."), (3.0, "G")]}
     assert seen_in_order(plan, change, Reads(asked), unseeable=set(), asked=True)
     assert seen_in_order(plan, change, Reads(seen), unseeable=set(), after_gap=True)
+
+
+# -- latency: unreadable reads as the hand leaves, and spots -------------------------------------
+
+
+def test_a_chip_read_unreadable_as_the_hand_leaves_is_not_held_back_a_whole_window():
+    """The hand leaves at 1.5 s; C3 reads '?' for 0.4 s (the vision's doubt near the hand),
+    then blue steadily. Nothing moved since 1.5 s and nothing but blue was read on C3, so the
+    window counts from 1.5 s: C3 settles at 2.2 s (three reads over 0.3 s), not at 2.4 s (a
+    whole window after its first clear read)."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    chip, doubt = board_with(C3="B"), board_with(C3="?")
+    updates = feed(tracker, [(0.5, 0.3, None), (0.4, 0.0, doubt), (1.0, 0.0, chip)], start=1.0)
+    (when, board), = settled(updates)  # fmt: skip
+    assert board == chip and when == pytest.approx(2.2)
+
+
+def test_a_misread_after_unreadable_reads_is_still_a_flicker():
+    """Three reads of red over 0.2 s after 0.4 s of '?' (shown for less than half the window)
+    are a flicker and never a chip; two reads are not, however long the cell stays '?' then."""
+    doubt, misread = board_with(C3="?"), board_with(C3="R")
+    for reads, after in ((3, EMPTY), (2, doubt)):
+        tracker = BoardTracker(TrackerConfig(still_window=0.5, min_reads=3), EMPTY)
+        feed(tracker, [(1.0, 0.0, EMPTY)])
+        script = [(0.5, 0.3, None), (0.4, 0.0, doubt), (reads / FPS, 0.0, misread)]
+        updates = feed(tracker, [*script, (2.0, 0.0, after)], start=1.0)
+        assert settled(updates) == [] and tracker.stable_board == EMPTY
+
+
+def test_a_value_read_after_another_in_one_still_spell_needs_the_whole_window():
+    """Within one still spell nothing moved, so empty then blue on C3 means one of them is a
+    misread: blue must be the only value read for a whole window from its first read."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    chip = board_with(C3="B")
+    updates = feed(tracker, [(0.3, 0.0, board_with(C3="?")), (1.0, 0.0, chip)], start=1.0)
+    (when, board), = settled(updates)  # fmt: skip
+    assert board == chip and when == pytest.approx(1.3 + 0.5)
+
+
+def _frames(tracker: BoardTracker, frames, start: float):
+    """frames: (motion, cells or None, spot) per frame at FPS. Returns (time, update) pairs."""
+    out = []
+    for k, (motion, cells, spot) in enumerate(frames):
+        t = start + k / FPS
+        rd = None if cells is None else reading(cells)
+        out.append((round(t, 3), tracker.update(t, motion, rd, spot=spot)))
+    return out
+
+
+def _flicker_after_a_move(spot: bool):
+    """Blue's hand places C3 (1.0-1.5 s); at 1.8 s red flickers on E5 for 0.2 s: a real change
+    of pixels, one chip across, with no hand near (``spot``) or counted as any motion."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    chip, flicker = board_with(C3="B"), board_with(C3="B", E5="R")
+    frames = [(0.3, None, False)] * 5 + [(0.0, chip, False)] * 3
+    frames += [(0.003, flicker, spot), (0.0, flicker, False), (0.003, chip, spot)]
+    frames += [(0.0, chip, False)] * 12
+    return tracker, _frames(tracker, frames, start=1.0)
+
+
+def test_a_spot_flickering_on_a_still_board_does_not_restart_the_window():
+    tracker, updates = _flicker_after_a_move(spot=True)
+    (when, board), = settled(updates)  # fmt: skip
+    assert board == board_with(C3="B")  # the flicker never reaches the board
+    assert when == pytest.approx(2.0)  # still since 1.5 s: the window is not restarted
+    # the same pixels counted as a hand: the window starts again after the flicker
+    _, updates = _flicker_after_a_move(spot=False)
+    (when, board), = settled(updates)  # fmt: skip
+    assert board == board_with(C3="B") and when == pytest.approx(2.1 + 0.5)
+
+
+def test_a_spot_next_to_a_hand_is_the_hand_and_a_spot_on_a_settled_board_is_looked_at():
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    assert tracker.update(0.0, 0.3, None).status == WATCHING  # a hand
+    # the hand's fingertips alone move: no still board seen since the hand came
+    assert not tracker.wants_reading(0.1, 0.003, spot=True)
+    assert tracker.update(0.1, 0.003, reading(board_with(C3="B")), spot=True).status == WATCHING
+    feed(tracker, [(1.0, 0.0, EMPTY)], start=0.2)
+    assert tracker.status == STILL
+    assert not tracker.wants_reading(1.3, 0.0)  # a settled board is re-checked every 1 s
+    assert tracker.wants_reading(1.3, 0.003, spot=True)  # but a spot is looked at at once

@@ -1,5 +1,6 @@
-"""Property test of the tracker: whatever the hands and flickering misreads, it announces exactly
-the boards that were really held still, in order, and never a flicker."""
+"""Property test of the tracker: whatever the hands, the cells the vision doubts as a hand leaves
+and the flickering misreads (some of them real pixel changes, spots), it announces exactly the
+boards that were really held still, in order, and never a flicker."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ hold = st.fixed_dictionaries(
         "hand": st.integers(0, 10),  # frames of motion before the board is still
         "changes": st.dictionaries(cell, symbol, max_size=3),  # what the hand did
         "frames": st.integers(16, 30),  # frames held still (1.6 - 3 s)
+        "doubt": st.integers(0, 6),  # first still frames in which the changed cells read '?'
+        "spot": st.booleans(),  # the flicker changes pixels: a spot as it comes and goes
         "flicker": st.one_of(
             st.none(),
             st.tuples(st.integers(1, 12), st.integers(1, 3), cell, symbol),  # at, length, where
@@ -48,10 +51,10 @@ def test_only_boards_held_still_are_announced(holds):
     t = 0
     ones = np.ones((10, 10))
 
-    def frame(cells, motion):
+    def frame(cells, motion, spot=False):
         nonlocal t
-        reading = None if motion else BoardReading(True, 0, cells, ones)
-        update = tracker.update(t / FPS, motion, reading)
+        reading = None if motion and not spot else BoardReading(True, 0, cells, ones)
+        update = tracker.update(t / FPS, motion, reading, spot=spot)
         if update.settled is not None:
             announced.append(update.settled)
         t += 1
@@ -62,13 +65,15 @@ def test_only_boards_held_still_are_announced(holds):
         board = with_cells(board, h["changes"])
         if not truth or truth[-1] != board:
             truth.append(board)
+        doubted = with_cells(board, {where: "?" for where in h["changes"]})
         for k in range(h["frames"]):
-            cells = board
+            cells, spot = (doubted if k < h["doubt"] else board), False
             if h["flicker"] is not None:
                 at, length, where, wrong = h["flicker"]
                 if at <= k < at + length:
-                    cells = with_cells(board, {where: wrong})
-            frame(cells, 0.0)
+                    cells = with_cells(cells, {where: wrong})
+                spot = h["spot"] and k in (at, at + length)
+            frame(cells, 0.003 if spot else 0.0, spot)
 
     deduped = [b for i, b in enumerate(announced) if i == 0 or announced[i - 1] != b]
     if deduped and deduped[0] == EMPTY and (not truth or truth[0] != EMPTY):

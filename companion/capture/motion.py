@@ -1,15 +1,23 @@
 """A cheap motion score: how much a small grey copy of the frame changed since the last one.
 
-The tracker never sees images; it gets this one number per frame. A hand entering the picture
-moves a large share of the pixels, camera noise and a chip appearing under a hand do not.
+The tracker never sees images; it gets this number per frame, and whether the change is a
+*spot*. A hand entering the picture moves a large share of the pixels, camera noise and a chip
+appearing under a hand do not.
 
 Once the board has been located, only changes over the board and a margin around it count
 (``region``): a player reaching for a card or a drink beside the board does not hold the game
 up, while a hand coming onto the board is seen while it crosses the margin. The score stays a
 share of the whole small frame, so the threshold means the same number of pixels either way.
+
+A *spot* (:func:`is_spot`) is a change all of whose pixels lie on the board itself, not its
+margin, within a box about one chip across: a chip that flickers in the light, a glint. A hand
+cannot make one without first crossing the margin, so the tracker may treat a spot as a change
+of one cell (per-cell hysteresis) instead of as a hand that restarts the stillness clock.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -18,6 +26,18 @@ SMALL_WIDTH = 96  # pixels
 PIXEL_THRESHOLD = 18  # grey levels a pixel must change by to count as moving
 REGION_MARGIN = 0.6  # the watched region: the board's quad grown by this share about its
 # centre (30 % of its size on each side: room for a board located a cell or two off)
+SPOT_CELLS = 1.6  # a spot's moving pixels fit in a box this many cells wide and high (a chip
+# is 0.8 cell; the small image's blur and pixel rounding make its change up to 1.5 cells)
+
+
+@dataclass(frozen=True, slots=True)
+class Motion:
+    """What changed between two frames: ``score`` (share of the small frame's pixels that
+    moved, only on and around the board once it is located) and whether all of it is one
+    ``spot`` on the board."""
+
+    score: float
+    spot: bool = False
 
 
 def small_grey(image: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
@@ -39,12 +59,39 @@ def motion_score(
 ) -> float:
     """Share (0..1) of small-grey pixels that changed by more than ``PIXEL_THRESHOLD``, counting
     only pixels inside ``mask`` (same shape, non-zero = watched) when one is given."""
-    if previous is None or previous.shape != current.shape:
+    moving = moving_pixels(previous, current, mask)
+    if moving is None:
         return 1.0
+    return float(np.count_nonzero(moving)) / moving.size
+
+
+def moving_pixels(
+    previous: np.ndarray | None, current: np.ndarray, mask: np.ndarray | None = None
+) -> np.ndarray | None:
+    """Boolean image of the pixels that changed by more than ``PIXEL_THRESHOLD`` (inside
+    ``mask`` when one is given), or ``None`` when there is nothing to compare with."""
+    if previous is None or previous.shape != current.shape:
+        return None
     moving = cv2.absdiff(previous, current) > PIXEL_THRESHOLD
     if mask is not None:
         moving &= mask.astype(bool)
-    return float(np.count_nonzero(moving)) / moving.size
+    return moving
+
+
+def is_spot(moving: np.ndarray, board: np.ndarray) -> bool:
+    """Whether the moving pixels (at least one) all lie inside ``board`` (its four corners in
+    the small image's pixels) and within a box ``SPOT_CELLS`` cells wide and high."""
+    ys, xs = np.nonzero(moving)
+    if xs.size == 0:
+        return False
+    quad = np.asarray(board, dtype=np.float32).reshape(4, 2)
+    cell = float(np.sqrt(abs(cv2.contourArea(quad)))) / 10
+    box = max(int(xs.max() - xs.min()), int(ys.max() - ys.min())) + 1
+    if box > SPOT_CELLS * cell:
+        return False
+    inside = np.zeros(moving.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    return bool(inside[ys, xs].all())
 
 
 def region_mask(
@@ -75,10 +122,21 @@ class MotionMeter:
         self._mask: np.ndarray | None = None
 
     def update(self, image: np.ndarray, region: np.ndarray | None = None) -> float:
+        return self.measure(image, region).score
+
+    def measure(self, image: np.ndarray, region: np.ndarray | None = None) -> Motion:
+        """The frame's :class:`Motion` against the previous one (a spot only with a region)."""
         current = small_grey(image, self.width)
-        score = motion_score(self._previous, current, self._region_mask(region, image, current))
+        moving = moving_pixels(self._previous, current, self._region_mask(region, image, current))
         self._previous = current
-        return score
+        if moving is None:
+            return Motion(1.0)
+        score = float(np.count_nonzero(moving)) / moving.size
+        if region is None or score == 0.0:
+            return Motion(score)
+        scale = np.array([current.shape[1] / image.shape[1], current.shape[0] / image.shape[0]])
+        board = np.asarray(region, dtype=np.float64).reshape(4, 2) * scale
+        return Motion(score, is_spot(moving, board))
 
     def _region_mask(
         self, region: np.ndarray | None, image: np.ndarray, small: np.ndarray

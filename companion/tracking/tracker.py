@@ -5,15 +5,21 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
 :class:`TrackerUpdate`:
 
 - while anything moves (motion above the threshold) the status is ``watching`` and readings are
-  ignored: a hand over the board never produces a move;
+  ignored: a hand over the board never produces a move. A *spot* (all the motion on the board,
+  about one chip across, see ``companion.capture.motion``) while the board is in view and still
+  is no hand: it is left to the per-cell hysteresis below;
 - a reading with no board, or with more than ``max_hidden`` cells unreadable (``?`` or below the
   confidence floor), restarts the stillness clock. Fewer unreadable cells keep their last value:
   a card left lying on the board, a hand held still, or a vision doubt never invents or loses a
   chip, and the rest of the board is still refereed (anything that moves is caught by the
   motion gate);
-- per-cell hysteresis: a cell takes a new value only after that value was read in every reading
-  for ``still_window`` seconds and at least ``min_reads`` times, so a misread that lasts a few
-  frames is never seen downstream;
+- per-cell hysteresis: a cell takes a new value only once that value is what it has shown
+  steadily: read at least ``min_reads`` times and no other value read on the cell for
+  ``still_window`` seconds since its first read, so a misread that lasts a few frames is never
+  seen downstream. ``?`` reads while the board was already still are no contradiction (the
+  vision doubted, nothing moved): a value that follows only those counts its window from the
+  start of the still spell, once its reads span ``min_shown`` of the window, so a chip that
+  reads ``?`` for a moment after the hand left is not held back a whole window more;
 - once the board has been still and readable for ``still_window`` seconds and no cell is in the
   middle of a change (or ``settle_patience`` seconds have passed) the tracker *settles*:
   ``update.settled`` carries the 10 strings of the settled board, once per change. A cell
@@ -55,6 +61,7 @@ class TrackerConfig:
     settle_patience: float = 1.5  # seconds after which a board settles even with a cell that
     # keeps flickering (that cell keeps its last steady value)
     min_reads: int = 3  # a cell changes only after this many agreeing reads (and the window)
+    min_shown: float = 0.5  # ... read over at least this share of the window (first to last)
     max_hidden: int = 40  # more unreadable cells than this: the board is not in view enough
     glimpse_reads: int = 2  # a pending value read this often before its cell turned
     # unreadable is a glimpse (see BoardTracker.glimpses)
@@ -64,6 +71,8 @@ class TrackerConfig:
             raise ValueError(f"still_window must be >= 0 seconds, not {self.still_window}")
         if not 0 <= self.motion_threshold <= 1:
             raise ValueError(f"motion_threshold is a share in 0..1, not {self.motion_threshold}")
+        if not 0 <= self.min_shown <= 1:
+            raise ValueError(f"min_shown is a share of the window in 0..1, not {self.min_shown}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +90,9 @@ class BoardTracker:
         self._last_read: float | None = None
         self._stable: list[list[str]] = []
         self._candidate: list[list[str | None]] = []
-        self._candidate_since: list[list[float]] = []
+        self._candidate_since: list[list[float]] = []  # first read of the pending value
+        self._uncontested_since: list[list[float]] = []  # no other value read on the cell since
+        self._last_readable: list[list[float | None]] = []  # last read that was not '?'
         self._candidate_reads: list[list[int]] = []
         self._unsettled_since: list[list[float]] = []  # when the cell last left its value
         self._announced: list[str] | None = None
@@ -102,6 +113,8 @@ class BoardTracker:
         self._stable = [list(row) for row in expected]
         self._candidate = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_since = [[0.0] * SIZE for _ in range(SIZE)]
+        self._uncontested_since = [[0.0] * SIZE for _ in range(SIZE)]
+        self._last_readable = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_reads = [[0] * SIZE for _ in range(SIZE)]
         self._unsettled_since = [[0.0] * SIZE for _ in range(SIZE)]
         self._overrides = {}
@@ -195,26 +208,32 @@ class BoardTracker:
     def stable_board(self) -> list[str]:
         return ["".join(row) for row in self._stable]
 
-    def wants_reading(self, timestamp: float, motion: float) -> bool:
+    def wants_reading(self, timestamp: float, motion: float, spot: bool = False) -> bool:
         """Whether the caller should run the vision on this frame (skip it while moving)."""
-        if motion > self.config.motion_threshold:
+        if self._moving(motion, spot):
             return False
         last = self._last_read
         interval = {
             NO_BOARD: self.config.no_board_interval,
             STILL: self.config.settled_interval,
         }.get(self.status, self.config.read_interval)
-        if self._pending():  # a cell is changing: confirm it quickly
+        if spot or self._pending():  # a cell is changing: see and confirm it quickly
             interval = self.config.read_interval
         return last is None or timestamp - last >= interval - 1e-9
 
     # -- the frame loop ------------------------------------------------------------------------
 
     def update(
-        self, timestamp: float, motion: float, reading: BoardReading | None = None
+        self,
+        timestamp: float,
+        motion: float,
+        reading: BoardReading | None = None,
+        spot: bool = False,
     ) -> TrackerUpdate:
+        """One frame: its time, its motion score, the vision's reading if the caller ran it,
+        and whether the motion is one chip-sized spot on the board (see :meth:`_moving`)."""
         cfg = self.config
-        if motion > cfg.motion_threshold:
+        if self._moving(motion, spot):
             self._still_since = None
             self.status = WATCHING
             return TrackerUpdate(WATCHING)
@@ -241,6 +260,15 @@ class BoardTracker:
         return update
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _moving(self, motion: float, spot: bool) -> bool:
+        """Motion means a hand, except a spot (all of it on the board, about one chip across)
+        while the board is already in view and still: no hand is near, so it is one cell
+        flickering or changing, which per-cell hysteresis judges; it neither restarts the
+        stillness clock nor holds a ruling back by a whole window."""
+        if motion <= self.config.motion_threshold:
+            return False
+        return not (spot and self.status in (SETTLING, STILL))
 
     def _hidden_cells(self, reading: BoardReading) -> tuple[tuple[int, int], ...]:
         floor = self.config.min_confidence
@@ -297,14 +325,17 @@ class BoardTracker:
                 self._remember(r, c, seen, timestamp)
                 if seen == self._stable[r][c]:
                     self._candidate[r][c] = None
+                    self._last_readable[r][c] = timestamp
                     continue
                 if self._candidate[r][c] is None:
                     self._unsettled_since[r][c] = timestamp
                 if seen != self._candidate[r][c]:
                     self._candidate[r][c] = seen
                     self._candidate_since[r][c] = timestamp
+                    self._uncontested_since[r][c] = self._contested_until(r, c, timestamp)
                     self._candidate_reads[r][c] = 0
                 self._candidate_reads[r][c] += 1
+                self._last_readable[r][c] = timestamp
                 self._promote_if_confirmed(r, c, timestamp)
 
     def _remember(self, r: int, c: int, seen: str, timestamp: float) -> None:
@@ -316,14 +347,30 @@ class BoardTracker:
         if len(runs) > HISTORY_RUNS:
             del runs[0]
 
+    def _contested_until(self, r: int, c: int, first_read: float) -> float:
+        """Since when nothing but the value first read now at ``first_read`` was read on the
+        cell: the last read of another value, or the start of the still spell if the cell
+        read only ``?`` since it began (before it a hand may have changed the cell), or now."""
+        last = self._last_readable[r][c]
+        still = self._still_since if self._still_since is not None else first_read
+        if last is None or last < still:
+            return still
+        return first_read  # the read before was another value (reads come in time order)
+
     def _promote_if_confirmed(self, r: int, c: int, timestamp: float) -> None:
-        """A pending value becomes the cell's value once it was the only value read there for
-        the window, and read at least ``min_reads`` times."""
+        """A pending value becomes the cell's value once it was read at least ``min_reads``
+        times and was the only value read there for the window: since its first read, or,
+        when the cell read only ``?`` before it in this still spell, since the spell began,
+        provided its reads then span at least ``min_shown`` of the window."""
         seen = self._candidate[r][c]
-        if (
-            seen is not None
-            and timestamp - self._candidate_since[r][c] >= self.config.still_window - 1e-9
-            and self._candidate_reads[r][c] >= self.config.min_reads
+        cfg = self.config
+        if seen is None or self._candidate_reads[r][c] < cfg.min_reads:
+            return
+        window, first = cfg.still_window - 1e-9, self._candidate_since[r][c]
+        shown = self._last_readable[r][c] - first  # its reads' span (the last readable read)
+        if timestamp - first >= window or (
+            timestamp - self._uncontested_since[r][c] >= window
+            and shown >= cfg.min_shown * cfg.still_window - 1e-9
         ):
             self._stable[r][c] = seen
             self._candidate[r][c] = None
