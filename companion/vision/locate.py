@@ -37,6 +37,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
+from companion.vision.shear import AxisShear, grid_shear, is_sheared, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
@@ -534,11 +535,19 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
         if not _is_new(quad, tried, 0.3 * cell):
             continue  # the same grid from another candidate: refined and judged already
         tried.append(quad)
-        grid, fit_score = refine_grid(full, quad, rounds=2 if deep or not out else 1)
-        if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
-            continue  # a grid whose lines a homography does not explain: often a cell off
-        if not plausible_cells(grid):
-            continue  # a card's patterned back, a tiled floor: no board has such cells
+        rounds = 2 if deep or not out else 1
+        found = _refined(full, quad, rounds, deep)
+        if found is None:
+            continue
+        grid, fit_score = found
+        shear = grid_shear(full, grid)
+        if shear[0].sheared or shear[1].sheared:
+            # its lines run across the board's boundaries (see shear.py)
+            turned = grid_along_boundaries(grey, s, full, grid, shear, rounds, deep)
+            if turned is None:
+                continue
+            grid, fit_score, score = turned
+            src += "+unsheared"
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if _is_new(grid, [o.quad for o in out], 0.3 * cell):
             out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score))
@@ -546,6 +555,44 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
     # off, and such a grid can still read plausibly: it is not offered
     best_lines = max((o.lines for o in out), default=0.0)
     return [o for o in out if o.lines >= RELATIVE_LINES_MIN * best_lines]
+
+
+def _refined(
+    full: np.ndarray, quad: np.ndarray, rounds: int, deep: bool
+) -> tuple[np.ndarray, float] | None:
+    """A coarse grid refined in the full-resolution grey frame (:func:`refine_grid`), or None
+    when one homography does not explain enough of its lines (often a grid a cell off) or its
+    cells look like no board's (:func:`plausible_cells`)."""
+    grid, fit_score = refine_grid(full, quad, rounds=rounds)
+    if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
+        return None
+    if not plausible_cells(grid):
+        return None  # a card's patterned back, a tiled floor: no board has such cells
+    return grid, fit_score
+
+
+def grid_along_boundaries(
+    grey: np.ndarray,
+    scale: float,
+    full: np.ndarray,
+    grid: np.ndarray,
+    shear: tuple[AxisShear, AxisShear],
+    rounds: int = 2,
+    deep: bool = True,
+) -> tuple[np.ndarray, float, float] | None:
+    """A located grid whose lines run slanted across the board's boundaries (``shear``, from
+    :func:`companion.vision.shear.grid_shear`), searched again in the quad turned to run
+    along them: (refined grid, share of its lines explained, grid score), or None when no
+    clear, unsheared grid is found there. ``grey`` is the working copy (``scale`` times the
+    frame), ``full`` the grey frame."""
+    turned = unsheared_quad(grid, *shear) * scale
+    fit = fit_grid_in_quad(grey, turned)
+    if fit is None or fit[1] < (DEEP_SCORE_MIN if deep else GRID_SCORE_MIN):
+        return None
+    found = _refined(full, fit[0] / scale, rounds, deep)
+    if found is None or is_sheared(full, found[0]):
+        return None
+    return found[0], found[1], fit[1]
 
 
 def plausible_cells(quad: np.ndarray) -> bool:
