@@ -248,4 +248,13 @@ def test_one_chip_changing_on_the_board_is_a_spot_and_a_hand_is_not():
     assert not motion(hand).spot and motion(hand).score > 0.05
     assert not motion(beside).spot and motion(beside).score > 0.0008  # in the margin
     assert motion(on).spot
+    # fingertips crossing the board's edge, their arm over the margin hardly darker than the
+    # table (12 grey levels: below the motion threshold, above the quiet one): a hand
+    tip = board.copy()
+    cv2.circle(tip, (int(x) - 70, int(truth.corners[2][1]) - 4), 8, (0, 0, 0), -1)
+    arm = tip.copy()
+    x0, y0 = int(x) - 76, int(truth.corners[2][1]) + 4
+    arm[y0 : y0 + 30, x0 : x0 + 12] = np.clip(arm[y0 : y0 + 30, x0 : x0 + 12] - 12.0, 0, 255)
+    assert motion(tip).spot and not motion(arm).spot
+    assert motion(arm).score == pytest.approx(motion(tip).score, abs=0.001)
     assert not motion(chip, region=None).spot  # no board located: nothing is a spot

@@ -544,3 +544,19 @@ def test_a_spot_next_to_a_hand_is_the_hand_and_a_spot_on_a_settled_board_is_look
     assert tracker.status == STILL
     assert not tracker.wants_reading(1.3, 0.0)  # a settled board is re-checked every 1 s
     assert tracker.wants_reading(1.3, 0.003, spot=True)  # but a spot is looked at at once
+
+
+def test_a_board_the_vision_misses_for_a_moment_does_not_restart_the_window():
+    """The hand leaves at 1.5 s; one reading at 1.8 s finds no board although nothing moved:
+    the vision missed it, the board did not go. C3 settles at 2.0 s as without the miss.
+    A board missing for a whole window is gone: the window starts again when it is back."""
+    lost = BoardReading(board_found=False)
+    chip = board_with(C3="B")
+    for lost_for, settles_at in ((0.1, 2.0), (0.6, 2.4 + 0.5)):
+        tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+        feed(tracker, [(1.0, 0.0, EMPTY)])
+        script = [(0.5, 0.3, None), (0.3, 0.0, chip), (lost_for, 0.0, lost), (1.0, 0.0, chip)]
+        updates = feed(tracker, script, start=1.0)
+        (when, board), = settled(updates)  # fmt: skip
+        assert board == chip and when == pytest.approx(settles_at)
+        assert any(u.status == NO_BOARD for _, u in updates) is (lost_for > 0.5)

@@ -26,6 +26,8 @@ SMALL_WIDTH = 96  # pixels
 PIXEL_THRESHOLD = 18  # grey levels a pixel must change by to count as moving
 REGION_MARGIN = 0.6  # the watched region: the board's quad grown by this share about its
 # centre (30 % of its size on each side: room for a board located a cell or two off)
+QUIET_THRESHOLD = 8  # grey levels: off the board, nothing may change by more for a spot
+SPOT_BAND = 0.5  # cells around the board's edge that a chip's change on an edge cell blurs into
 SPOT_CELLS = 1.6  # a spot's moving pixels fit in a box this many cells wide and high (a chip
 # is 0.8 cell; the small image's blur and pixel rounding make its change up to 1.5 cells)
 
@@ -59,28 +61,33 @@ def motion_score(
 ) -> float:
     """Share (0..1) of small-grey pixels that changed by more than ``PIXEL_THRESHOLD``, counting
     only pixels inside ``mask`` (same shape, non-zero = watched) when one is given."""
-    moving = moving_pixels(previous, current, mask)
-    if moving is None:
+    diff = change(previous, current, mask)
+    if diff is None:
         return 1.0
-    return float(np.count_nonzero(moving)) / moving.size
+    return float(np.count_nonzero(diff > PIXEL_THRESHOLD)) / diff.size
 
 
-def moving_pixels(
+def change(
     previous: np.ndarray | None, current: np.ndarray, mask: np.ndarray | None = None
 ) -> np.ndarray | None:
-    """Boolean image of the pixels that changed by more than ``PIXEL_THRESHOLD`` (inside
-    ``mask`` when one is given), or ``None`` when there is nothing to compare with."""
+    """Grey levels each pixel changed by (zero outside ``mask`` when one is given), or
+    ``None`` when there is nothing to compare with."""
     if previous is None or previous.shape != current.shape:
         return None
-    moving = cv2.absdiff(previous, current) > PIXEL_THRESHOLD
+    diff = cv2.absdiff(previous, current)
     if mask is not None:
-        moving &= mask.astype(bool)
-    return moving
+        diff[~mask.astype(bool)] = 0
+    return diff
 
 
-def is_spot(moving: np.ndarray, board: np.ndarray) -> bool:
-    """Whether the moving pixels (at least one) all lie inside ``board`` (its four corners in
-    the small image's pixels) and within a box ``SPOT_CELLS`` cells wide and high."""
+def is_spot(diff: np.ndarray, board: np.ndarray) -> bool:
+    """Whether a frame's change (``diff``, grey levels per small-image pixel, zero outside
+    the watched region) is one spot on ``board`` (its four corners in small-image pixels):
+    some pixels moved (more than ``PIXEL_THRESHOLD``), all of them on the board (or within
+    ``SPOT_BAND`` of its edge) in a box ``SPOT_CELLS`` cells wide and high, and nothing
+    beyond that changed even faintly (more than ``QUIET_THRESHOLD``: an arm over the margin
+    that hardly differs from the table, while its fingertips cross the board's edge)."""
+    moving = diff > PIXEL_THRESHOLD
     ys, xs = np.nonzero(moving)
     if xs.size == 0:
         return False
@@ -89,9 +96,11 @@ def is_spot(moving: np.ndarray, board: np.ndarray) -> bool:
     box = max(int(xs.max() - xs.min()), int(ys.max() - ys.min())) + 1
     if box > SPOT_CELLS * cell:
         return False
-    inside = np.zeros(moving.shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
-    return bool(inside[ys, xs].all())
+    centre = quad.mean(axis=0)  # the board and a band of half a cell (the blur's reach)
+    grown = centre + (quad - centre) * (1.0 + 2 * SPOT_BAND / 10)
+    inside = np.zeros(diff.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 1)
+    return bool(inside[ys, xs].all()) and not (diff[inside == 0] > QUIET_THRESHOLD).any()
 
 
 def region_mask(
@@ -127,16 +136,16 @@ class MotionMeter:
     def measure(self, image: np.ndarray, region: np.ndarray | None = None) -> Motion:
         """The frame's :class:`Motion` against the previous one (a spot only with a region)."""
         current = small_grey(image, self.width)
-        moving = moving_pixels(self._previous, current, self._region_mask(region, image, current))
+        diff = change(self._previous, current, self._region_mask(region, image, current))
         self._previous = current
-        if moving is None:
+        if diff is None:
             return Motion(1.0)
-        score = float(np.count_nonzero(moving)) / moving.size
+        score = float(np.count_nonzero(diff > PIXEL_THRESHOLD)) / diff.size
         if region is None or score == 0.0:
             return Motion(score)
         scale = np.array([current.shape[1] / image.shape[1], current.shape[0] / image.shape[0]])
         board = np.asarray(region, dtype=np.float64).reshape(4, 2) * scale
-        return Motion(score, is_spot(moving, board))
+        return Motion(score, is_spot(diff, board))
 
     def _region_mask(
         self, region: np.ndarray | None, image: np.ndarray, small: np.ndarray

@@ -9,7 +9,9 @@ when the caller ran the vision on that frame, a :class:`BoardReading`. It answer
   about one chip across, see ``companion.capture.motion``) while the board is in view and still
   is no hand: it is left to the per-cell hysteresis below;
 - a reading with no board, or with more than ``max_hidden`` cells unreadable (``?`` or below the
-  confidence floor), restarts the stillness clock. Fewer unreadable cells keep their last value:
+  confidence floor), restarts the stillness clock (unless the board was read less than a window
+  ago and nothing moved since: then the vision missed it for a moment, and the reading is
+  skipped). Fewer unreadable cells keep their last value:
   a card left lying on the board, a hand held still, or a vision doubt never invents or loses a
   chip, and the rest of the board is still refereed (anything that moves is caught by the
   motion gate);
@@ -88,6 +90,7 @@ class BoardTracker:
         self.status = WATCHING
         self._still_since: float | None = None
         self._last_read: float | None = None
+        self._board_read: float | None = None  # the last reading that found the board
         self._stable: list[list[str]] = []
         self._candidate: list[list[str | None]] = []
         self._candidate_since: list[list[float]] = []  # first read of the pending value
@@ -152,6 +155,20 @@ class BoardTracker:
             if seen == value and last > since:
                 return max(first, since)
         return None
+
+    def history(self) -> dict[tuple[int, int], list[tuple[str, float, float]]]:
+        """What was read on each cell and when: runs of ``(value, first, last)``."""
+        return {
+            cell: [(value, first, last) for value, first, last in runs]
+            for cell, runs in sorted(self._history.items())
+        }
+
+    def restore_history(self, runs: dict[tuple[int, int], list[tuple[str, float, float]]]) -> None:
+        """Take back what :meth:`history` gave (a restarted session resuming a question), in
+        place of anything read on those cells so far."""
+        for cell, cell_runs in runs.items():
+            self._history[cell] = [[value, first, last] for value, first, last in cell_runs]
+            del self._history[cell][:-HISTORY_RUNS]
 
     def correct(self, cell: tuple[int, int], value: str) -> None:
         """The table says ``cell`` holds ``value``: believe it while the vision keeps reading what
@@ -241,6 +258,8 @@ class BoardTracker:
             return TrackerUpdate(self.status)
         self._last_read = timestamp
         if not reading.board_found or reading.cells is None:
+            if self._lost_for_a_moment(timestamp):
+                return TrackerUpdate(self.status)
             self._still_since = None
             self.status = NO_BOARD
             return TrackerUpdate(NO_BOARD)
@@ -251,6 +270,7 @@ class BoardTracker:
             return TrackerUpdate(WATCHING, hidden=hidden)
         if self._still_since is None:
             self._still_since = timestamp
+        self._board_read = timestamp
         self._last_cells = list(reading.cells)
         self._hidden = set(hidden)
         self._observe(timestamp, self._apply_overrides(reading.cells), self._hidden)
@@ -269,6 +289,16 @@ class BoardTracker:
         if motion <= self.config.motion_threshold:
             return False
         return not (spot and self.status in (SETTLING, STILL))
+
+    def _lost_for_a_moment(self, timestamp: float) -> bool:
+        """A reading without the board while nothing has moved since the board was read, less
+        than a window ago: the board cannot have gone, the vision missed it. Such a reading says
+        nothing (like one with every cell ``?``): it neither settles nor restarts the window."""
+        return (
+            self._still_since is not None
+            and self._board_read is not None
+            and timestamp - self._board_read < self.config.still_window
+        )
 
     def _hidden_cells(self, reading: BoardReading) -> tuple[tuple[int, int], ...]:
         floor = self.config.min_confidence
