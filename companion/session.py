@@ -30,8 +30,10 @@ from companion.capture.reconnect import CaptureEvent, Reconnecting
 from companion.capture.sources import CaptureError, FrameSource
 from companion.cells import Cell, cell_name, parse_cell
 from companion.referee import COLORS, Game, Move
+from companion.store import waits
 from companion.store.records import new_game, rebuild_game
 from companion.store.store import Store
+from companion.store.waits import Wait
 from companion.tracking import (
     MISMATCH,
     NO_BOARD,
@@ -121,6 +123,7 @@ class GameSession:
         self._unreadable: list[str] = []  # cells the vision could not read in the last reading
         self._waiting: str | None = None  # why the game waits for the board, if it does
         self._asked = False  # it waits because the table was asked about unreadable cells
+        self._stored_wait: Wait | None = None  # the wait kept in the store (see _wait)
         self._declared: tuple[str, str | None] | None = None  # (card, player) for the next move
         self._just_cleared: Cell | None = None
         self._after_gap = False  # frames were lost (camera outage) since the last settled board
@@ -169,6 +172,33 @@ class GameSession:
         last = self.game.moves[-1] if self.game.moves else None
         self._just_cleared = last.cell if last is not None and last.kind == "remove" else None
         self._status_message = f"resumed game {game_id} at move {len(self.game.moves) + 1}"
+        self._after_gap = True  # the camera saw nothing while the companion was down
+        self._restore_wait(stored.wait)
+
+    def _restore_wait(self, wait: Wait | None) -> None:
+        """Resume what the game waited for before the restart: the same question (with what
+        the camera had seen until it was asked) or the same board to put right, shown at once
+        and not ruled on again. A wait the game has moved on from (a crash between a move
+        and the end of its wait) is dropped."""
+        if wait is None:
+            return
+        if wait.moves != len(self.game.moves) or self.game.is_over:
+            self.store.set_wait(self.game_id, None)
+            return
+        self._mismatch, self._waiting = list(wait.cells), wait.message
+        self._asked = wait.kind == waits.QUESTION
+        self._stored_wait = wait
+        self._status, self._status_message = WAITING_FOR_BOARD, wait.message
+        self._unseen_since_move = {parse_cell(name) for name in wait.unseen}
+        self._changed_since_move = {parse_cell(name) for name in wait.changed}
+        # before every read after the restart: the restarted source's clock begins at 0 or more
+        self.tracker.restore_history(
+            {
+                parse_cell(name): [(value, first - 1.0, last - 1.0) for value, first, last in runs]
+                for name, runs in wait.reads.items()
+            }
+        )
+        self.tracker.accept(list(wait.board))
 
     def _after_game_change(self, reset_tracker: bool) -> None:
         """The referee's game changed under the tracker (new game, resume, undo).
@@ -491,7 +521,18 @@ class GameSession:
         )
         if message != self._waiting:
             self._emit({"type": "unseen", "cells": names, "message": message})
-        self._wait(names, message)
+        now = self._latest.timestamp if self._latest is not None else 0.0
+        self._wait(
+            names,
+            message,
+            waits.QUESTION,
+            unseen=tuple(sorted(cell_name(c) for c in unseen)),
+            changed=tuple(sorted(cell_name(c) for c in self._changed_since_move)),
+            reads={
+                cell_name(cell): tuple((v, first - now, last - now) for v, first, last in runs)
+                for cell, runs in self.tracker.history().items()
+            },
+        )
         self._asked = True
         self._emit_state()
 
@@ -530,22 +571,41 @@ class GameSession:
             else:
                 self._set_status(STILL, f"move {ruling.move_number}: {ruling.message}", emit=False)
         elif move.kind in ("place", "remove") and move.cell is not None:
-            self._wait([cell_name(move.cell)], f"Illegal: {ruling.message} Put the board back.")
+            self._wait(
+                [cell_name(move.cell)],
+                f"Illegal: {ruling.message} Put the board back.",
+                waits.ILLEGAL,
+            )
         self._emit({"type": "ruling", "ruling": ruling_json})
         self._emit_state()
         return ruling_json
 
-    def _wait(self, cells: list[str], message: str) -> None:
-        """Hold the game until a settled board matches it again; the page shows ``cells``."""
+    def _wait(self, cells: list[str], message: str, kind: str, **question: Any) -> None:
+        """Hold the game until a settled board matches it again; the page shows ``cells``.
+
+        The wait is stored with the board it is about (``kind``: a ``question``, with
+        ``question`` saying what the session knew when it asked, an ``illegal`` move, a
+        ``mismatch``, an ``undo``), so a restarted session resumes it (:meth:`_restore_wait`).
+        """
         self._mismatch = list(cells)
         self._waiting = message
         self._asked = False
         self._set_status(WAITING_FOR_BOARD, message, emit=False)
+        wait = Wait(
+            kind, tuple(cells), message, len(self.game.moves), tuple(self.tracker.stable_board),
+            **question,
+        )  # fmt: skip
+        if wait != self._stored_wait:
+            self.store.set_wait(self.game_id, wait)
+            self._stored_wait = wait
 
     def _clear_wait(self) -> None:
         self._mismatch = []
         self._waiting = None
         self._asked = False
+        if self._stored_wait is not None:
+            self.store.set_wait(self.game_id, None)
+            self._stored_wait = None
 
     def _ruling_evidence(self, frame: Frame | None) -> dict[str, bytes] | None:
         """The straightened board before (the last board that matched the game) and after (the
@@ -572,7 +632,7 @@ class GameSession:
         }
         ruling["id"] = self.store.add_ruling(self.game_id, ruling, self._ruling_evidence(frame))
         self._rulings.append(ruling)
-        self._wait(cells, ruling["message"])
+        self._wait(cells, ruling["message"], waits.MISMATCH)
         self._emit({"type": "mismatch", "cells": cells, "message": ruling["message"]})
         self._emit({"type": "ruling", "ruling": ruling})
         self._emit_state()
@@ -638,6 +698,7 @@ class GameSession:
                     "Move undone: make the board match the game again ("
                     + ", ".join(change.cells)
                     + ").",
+                    waits.UNDO,
                 )
             else:
                 self._set_status(STILL, "move undone", emit=False)

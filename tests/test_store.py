@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from companion.store import SCHEMA_VERSION, Store, StoreError
+from companion.store import SCHEMA_VERSION, Store, StoreError, Wait
 from companion.store.schema import MIGRATIONS
 
 SETUP = {
@@ -190,3 +190,63 @@ def test_evidence_of_a_number_no_move_can_have_is_none(number):
     store.add_move(game, {"color": "blue", "place": "B2"}, _ruling(1), {"before": b"b1"})
     assert store.evidence(game, number, "before") is None
     assert store.evidence(game, 1, "before") == b"b1"
+
+
+def _wait(**fields) -> Wait:
+    board = ("*........*",) + (".........." ,) * 8 + ("*........*",)
+    return Wait(
+        **{"kind": "question", "cells": ("A6", "B6"), "message": "Cannot see A6, B6", "moves": 3,
+           "board": board, "unseen": ("A6", "B6"), "changed": ("D4",),
+           "reads": {"D4": (("G", -2.5, -0.1),)}, **fields}
+    )  # fmt: skip
+
+
+def test_what_a_game_waits_for_is_kept_replaced_and_cleared(tmp_path):
+    path = tmp_path / "games.db"
+    store = Store(path)
+    game = store.create_game(SETUP)
+    assert store.load_game(game).wait is None
+    store.set_wait(game, _wait())
+    store.close()
+    store = Store(path)  # a restart
+    assert store.load_game(game).wait == _wait()
+    illegal = _wait(kind="illegal", cells=("C3",), message="Illegal", unseen=(), reads={})
+    store.set_wait(game, illegal)  # one wait per game: the newer one replaces it
+    assert store.load_game(game).wait == illegal
+    store.set_wait(game, None)
+    assert store.load_game(game).wait is None
+
+
+def test_a_database_of_schema_4_gains_waits_and_keeps_its_games(tmp_path):
+    path = tmp_path / "v4.db"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:4]:
+        db.executescript(script)
+    db.execute("PRAGMA user_version = 4")
+    db.execute("INSERT INTO games (id, created_at, updated_at, variant) VALUES (3, 1.0, 1.0, 'classic')")
+    db.execute("INSERT INTO players VALUES (3, 0, 'Ann', 'blue')")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION == 5
+    assert store.load_game(3).wait is None and store.active_game_id() == 3
+    store.set_wait(3, _wait())
+    assert store.load_game(3).wait == _wait()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ["not json", '{"kind": "question"}', "[1, 2]",
+     '{"kind": "nap", "cells": [], "message": "", "moves": 0, "board": []}',
+     '{"kind": "illegal", "cells": ["Z9"], "message": "", "moves": 0, "board": []}'],
+)  # fmt: skip
+def test_a_stored_wait_that_cannot_be_read_is_left_out(tmp_path, payload):
+    """A damaged or foreign wait must not stop the game from resuming: it is dropped."""
+    path = tmp_path / "games.db"
+    store = Store(path)
+    game = store.create_game(SETUP)
+    store.set_wait(game, _wait())
+    with store.transaction() as db:
+        db.execute("UPDATE waits SET payload = ? WHERE game_id = ?", (payload, game))
+    assert store.load_game(game).wait is None
+    assert store.load_game(game).players[0].name == "Ann"

@@ -11,5 +11,6 @@ from companion.store.store import (
     StoredPlayer,
     StoreError,
 )
+from companion.store.waits import Wait
 
-__all__ = ["SCHEMA_VERSION", "Store", "StoreError", "StoredAction", "StoredGame", "StoredPlayer"]
+__all__ = ["SCHEMA_VERSION", "Store", "StoreError", "StoredAction", "StoredGame", "StoredPlayer", "Wait"]

@@ -89,6 +89,18 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (ruling_id, which)
     );
     """,
+    # 5: what the game is waiting for the table to do (a question about unreadable cells, an
+    # illegal move or a mismatch to put right, an undone move's chip to take off): at most one
+    # per game, so a restart resumes it instead of ruling the same board again. The payload is
+    # ``companion.store.waits.Wait`` as JSON.
+    """
+    CREATE TABLE waits (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

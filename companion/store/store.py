@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
+from companion.store.waits import Wait
 
 EVIDENCE_KINDS = ("before", "after")
 MAX_MOVE_NUMBER = 2**63 - 1  # SQLite's largest integer; a larger number names no move
@@ -62,6 +63,7 @@ class StoredGame:
     created_at: float
     actions: list[StoredAction] = field(default_factory=list)
     rulings: list[dict] = field(default_factory=list)
+    wait: Wait | None = None  # what the game was waiting for the table to do, if anything
 
     def setup(self) -> dict:
         return {
@@ -205,6 +207,9 @@ class Store:
                     (game_id,),
                 )
             ]
+            wait_row = self._db.execute(
+                "SELECT payload FROM waits WHERE game_id = ?", (game_id,)
+            ).fetchone()
         actions.sort(key=lambda a: a.seq)
         return StoredGame(
             id=int(row[0]),
@@ -216,6 +221,7 @@ class Store:
             created_at=float(row[5]),
             actions=actions,
             rulings=rulings,
+            wait=_load_wait(wait_row[0]) if wait_row else None,
         )
 
     def finish_game(self, game_id: int, winner: str | None, status: str = "finished") -> None:
@@ -285,6 +291,19 @@ class Store:
             if kind == "undo" and number is not None:
                 db.undo_rulings(game_id, int(number))
         return seq
+
+    def set_wait(self, game_id: int, wait: Wait | None) -> None:
+        """Keep what the game now waits for (replacing any earlier wait), or clear it."""
+        with self.transaction() as db:
+            if wait is None:
+                db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
+                return
+            db.execute(
+                "INSERT OR REPLACE INTO waits (game_id, kind, payload, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, wait.kind, _dump(wait.to_json()), time.time()),
+            )
+            db.touch(game_id)
 
     # -- evidence ------------------------------------------------------------------------------
 
@@ -423,6 +442,14 @@ def _move_number(ruling: dict) -> int:
     if number is None:
         raise StoreError("bad_request", "a ruling with evidence needs its move number")
     return int(number)
+
+
+def _load_wait(payload: str) -> Wait | None:
+    """A stored wait, or None if it cannot be read (the game then resumes without it)."""
+    try:
+        return Wait.from_json(json.loads(payload))
+    except ValueError:  # json.JSONDecodeError is a ValueError
+        return None
 
 
 def _dump(value: object) -> str:

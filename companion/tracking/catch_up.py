@@ -8,6 +8,7 @@ cannot contradict is ruled.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from typing import Protocol
 
@@ -45,7 +46,7 @@ def seen_in_order(
 
     def first_new(cell: Cell) -> float | None:
         since = reads.last_read(cell, old[cell])
-        return reads.first_read_since(cell, new[cell], -1.0 if since is None else since)
+        return reads.first_read_since(cell, new[cell], -math.inf if since is None else since)
 
     for i, earlier in enumerate(plan[:-1]):
         cell = earlier.cell
