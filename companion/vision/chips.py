@@ -18,10 +18,12 @@ import numpy as np
 
 from companion.vision.colour import (
     CHIP_SYMBOLS,
+    CLASSES,
     WHITE_LEVEL,
     ColourProfile,
     cell_white_colours,
-    colour_masks,
+    class_mask,
+    colour_code,
     dark_level,
     flatten_light,
     light_gains,
@@ -114,25 +116,30 @@ class CellShape:
     def size(self) -> tuple[int, int]:
         return (10 * self.w, 10 * self.h)
 
+    @property
+    def inner_x(self) -> int:
+        """Pixels of each cell's left and right border (its ring)."""
+        return _border(self.w)
+
+    @property
+    def inner_y(self) -> int:
+        return _border(self.h)
+
+    @property
+    def inner_count(self) -> int:
+        """Pixels in one cell's inner part."""
+        return (self.w - 2 * self.inner_x) * (self.h - 2 * self.inner_y)
+
     @functools.cached_property
     def inner(self) -> np.ndarray:
         cell = np.zeros((self.h, self.w), np.float32)
-        iy, ix = _border(self.h), _border(self.w)
+        iy, ix = self.inner_y, self.inner_x
         cell[iy:-iy, ix:-ix] = 1.0
         return np.tile(cell, (10, 10))
 
     @functools.cached_property
     def ring(self) -> np.ndarray:
         return 1.0 - self.inner
-
-    @functools.cached_property
-    def inner_u8(self) -> np.ndarray:
-        """:attr:`inner` as a 0/255 mask, to cut masks with a bitwise and."""
-        return (self.inner * 255).astype(np.uint8)
-
-    @functools.cached_property
-    def inner_share(self) -> float:
-        return float(self.inner[: self.h, : self.w].mean())
 
     @functools.cached_property
     def boundary_xs(self) -> np.ndarray:
@@ -180,19 +187,36 @@ def shape_of(grid: np.ndarray) -> CellShape:
 
 
 def _per_cell(mask: np.ndarray, shape: CellShape) -> np.ndarray:
-    """Fraction of set pixels of a 0/255 uint8 mask in the inner part of each cell.
+    """Fraction of set pixels of a 0/255 uint8 mask in the inner part of each cell: 10x10."""
+    return _per_cell_many([mask], shape)[0]
 
-    The mask is cut to the inner parts (a cheap bitwise and), then an area resize to 10x10 is
-    exactly the per-cell mean, and much faster than numpy reductions.
+
+def _per_cell_many(masks: list[np.ndarray], shape: CellShape) -> np.ndarray:
+    """:func:`_per_cell` of several masks at once: K x 10 x 10.
+
+    Seen as rows of ``w`` pixels, a grid image is one cell-wide piece after another, so one
+    ``cv2.reduce`` per mask sums every piece's inner columns; one sum over the inner rows of
+    each cell then counts all masks' pixels per cell (exact integers: no inner-part mask,
+    no float copy of the image).
     """
-    part = cv2.bitwise_and(mask, shape.inner_u8)
-    cells = cv2.resize(part.astype(np.float32), (10, 10), interpolation=cv2.INTER_AREA)
-    return cells * np.float32(1.0 / (255.0 * shape.inner_share))
+    w, h = shape.w, shape.h
+    ix, iy = shape.inner_x, shape.inner_y
+    sums = np.empty((10 * h * 10, len(masks)), np.int32)
+    for k, mask in enumerate(masks):
+        pieces = mask.reshape(10 * h * 10, w)[:, ix : w - ix]
+        sums[:, k] = cv2.reduce(pieces, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+    counts = sums.reshape(10, h, 10, len(masks))[:, iy : h - iy].sum(axis=1)
+    cells = (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
+    return np.ascontiguousarray(cells.transpose(2, 0, 1))
 
 
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
+COUNTED = (*CHIP_SYMBOLS, "skin", "dark", "glare")  # masks measured per cell as they are ...
+ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
+CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
+RING_BITS = [np.uint8(1 << CLASSES.index(sym)) for sym in CHIP_SYMBOLS]  # each chip colour's
 
 
 def blown_out(bgr: np.ndarray) -> np.ndarray:
@@ -208,7 +232,7 @@ def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
 
 def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
     """Every cell's border ring (100 x ring x 3, float), each cell divided by its own white."""
-    ring = img.reshape(-1, 3)[shape.ring_pixels].astype(np.float32)
+    ring = np.take(img.reshape(-1, 3), shape.ring_pixels, axis=0).astype(np.float32)
     ring *= (200.0 / (whites.reshape(100) + 1.0))[:, None, None]
     return ring
 
@@ -234,12 +258,14 @@ def ring_anomaly(
     dividing each cell by its own white tolerates uneven light. Pixels of chip colours
     (``chip_ring``, 100 x ring bool) are left out: the cell's own chip may overlap its border.
     """
-    b, g, r = ring[..., 0], ring[..., 1], ring[..., 2]
-    d = None
-    for pb, pg, pr in palette:
-        dk = np.maximum(np.maximum(np.abs(b - pb), np.abs(g - pg)), np.abs(r - pr))
-        d = dk if d is None else np.minimum(d, dk)
-    foreign = d > RING_DIFF
+    # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
+    # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
+    flat = ring.reshape(-1, 1, 3)
+    near = None
+    for colour in palette.astype(np.float32):
+        box = cv2.inRange(flat, colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF))
+        near = box if near is None else cv2.bitwise_or(near, box)
+    foreign = near.reshape(ring.shape[:2]) == 0
     if chip_ring is not None:
         foreign &= ~chip_ring
     share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
@@ -256,6 +282,7 @@ HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
+AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
 
 def _middle(a: np.ndarray, axis: int) -> np.ndarray:
@@ -481,12 +508,19 @@ def measure(
         if fresh or cache.dark_max is None:
             cache.dark_max = dark_level(hsv)
         dark_max = cache.dark_max
-    masks = colour_masks(img, profile, dark_max, hsv)
-    chip, raw = {}, {}
-    for sym in CHIP_SYMBOLS:
-        m = masks[sym]
-        chip[sym] = _per_cell(cv2.erode(m, ERODE), shape)
-        raw[sym] = _per_cell(m, shape)
+    if dark_max is None:
+        dark_max = dark_level(hsv)
+    code = colour_code(hsv, profile, dark_max)
+    masks = {name: class_mask(code, name) for name in CLASSES}
+    eroded = {name: cv2.erode(masks[name], ERODE) for name in ERODED}
+    masks["glare"] = blown_out(grid_bgr)
+    cells = _per_cell_many(
+        [masks[name] for name in COUNTED] + [eroded[name] for name in ERODED], shape
+    )
+    plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
+    blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
+    chip = {sym: blob[sym] for sym in CHIP_SYMBOLS}
+    raw = {sym: plain[sym] for sym in CHIP_SYMBOLS}
     rings = normalised_rings(img, whites, shape)
     palette = ring_palette(rings) if fresh else cache.palette
     if cache is not None:
@@ -494,16 +528,14 @@ def measure(
             cache.palette, cache.age = palette, 0
         cache.age += 1
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    any_chip = cv2.bitwise_or(cv2.bitwise_or(masks["B"], masks["G"]), masks["R"])
-    # the three colours packed as bits of one image: one look-up of the ring pixels serves
-    # the border in any chip colour and in each colour
-    bits = {sym: np.uint8(1 << i) for i, sym in enumerate(CHIP_SYMBOLS)}
-    packed = cv2.bitwise_or(
-        cv2.bitwise_or(masks["B"] & bits["B"], masks["G"] & bits["G"]), masks["R"] & bits["R"]
-    )
-    ring_bits = packed.reshape(-1)[shape.ring_pixels]
+    # the three chip colours are the code's lowest bits: one look-up of the ring pixels
+    # serves the border in any chip colour and in each colour
+    packed = cv2.bitwise_and(code, CHIP_BITS)
+    any_chip = cv2.compare(packed, 0, cv2.CMP_GT)
+    ring_bits = np.take(packed.reshape(-1), shape.ring_pixels)
     ring_colour = {
-        sym: ((ring_bits & bit) > 0).mean(axis=1).reshape(10, 10) for sym, bit in bits.items()
+        sym: ((ring_bits & bit) > 0).mean(axis=1).reshape(10, 10).astype(np.float32)
+        for sym, bit in zip(CHIP_SYMBOLS, RING_BITS, strict=False)
     }
     chip_ring = ring_bits > 0
     feats = CellFeatures(
@@ -512,16 +544,16 @@ def measure(
         ring=ring_anomaly(rings, palette, chip_ring),
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
-        skin=_per_cell(masks["skin"], shape),
-        glare=_per_cell(blown_out(grid_bgr), shape),
-        dark=_per_cell(masks["dark"], shape),
-        dark_blob=_per_cell(cv2.erode(masks["dark"], ERODE), shape),
+        skin=plain["skin"],
+        glare=plain["glare"],
+        dark=plain["dark"],
+        dark_blob=blob["dark"],
         white=whites / (float(_middle(whites.ravel(), 0)) + 1.0),
         red_ink=raw["R"],
         coloured_sides=coloured_sides(any_chip, shape),
-        ring_colour={k: v.astype(np.float32) for k, v in ring_colour.items()},
+        ring_colour=ring_colour,
         chip_mask=any_chip,
-        pale_bg=_per_cell(cv2.erode(masks["pale_bg"], ERODE), shape),
+        pale_bg=blob["pale_bg"],
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
@@ -562,14 +594,14 @@ def classify(
     (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis.
     """
     stack = np.stack([feats.chip[s] for s in CHIP_SYMBOLS])  # 3x10x10
+    top = stack.argmax(axis=0)[None]  # the strongest colour (the first of equals)
     base = 0.0
     if reference is not None:
         ref = np.stack([reference[s] for s in CHIP_SYMBOLS])
-        base = np.take_along_axis(ref, np.argsort(-stack, axis=0)[:1], axis=0)[0]
-    order = np.argsort(-stack, axis=0)
-    best = np.take_along_axis(stack, order[:1], axis=0)[0]
-    second = np.take_along_axis(stack, order[1:2], axis=0)[0]
-    best_sym = np.array(CHIP_SYMBOLS)[order[0]]
+        base = np.take_along_axis(ref, top, axis=0)[0]
+    best = np.take_along_axis(stack, top, axis=0)[0]
+    second = np.sort(stack, axis=0)[1]
+    best_sym = np.array(CHIP_SYMBOLS)[top[0]]
 
     symbols = np.full(best.shape, "?", dtype="<U1")
     conf = np.zeros(best.shape, np.float32)
@@ -581,9 +613,7 @@ def classify(
     )
     # a chip is a solid disc: most of its colour survives the erosion; printed pips, hearts and
     # patterned card backs are thin or broken and lose most of it
-    raw_best = np.take_along_axis(
-        np.stack([feats.raw[s] for s in CHIP_SYMBOLS]), order[:1], axis=0
-    )[0]
+    raw_best = np.take_along_axis(np.stack([feats.raw[s] for s in CHIP_SYMBOLS]), top, axis=0)[0]
     solidity = best / (raw_best + 1e-6)
     # red needs the stricter test: printed hearts and diamonds are red, never blue or green
     solidity_min = np.where(best_sym == "R", SOLIDITY_MIN, SOLIDITY_MIN_BG)
@@ -610,9 +640,8 @@ def classify(
     if solid_chip.ndim == 2:
         foreign = (feats.ring > RING_MAX).astype(np.float32)
         foreign[CORNERS] = 0  # a free corner's emblem is no sign of a hand beside the chip
-        around = np.ones((3, 3), np.float32)
-        around[1, 1] = 0
-        solid_chip &= cv2.filter2D(foreign, -1, around, borderType=cv2.BORDER_CONSTANT) == 0
+        if foreign.any():
+            solid_chip &= cv2.filter2D(foreign, -1, AROUND, borderType=cv2.BORDER_CONSTANT) == 0
     else:
         solid_chip = np.zeros_like(is_chip)
     causes = {
@@ -751,9 +780,11 @@ def classify(
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
-    if occluded.ndim == 2:
-        seed = occluded.copy()
+    seed = occluded.copy()
+    if seed.ndim == 2:
         seed[CORNERS] = False  # the free corners' emblems are not covers
+        causes["next_to_cover"] = np.zeros_like(occluded)
+    if seed.ndim == 2 and seed.any():
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))

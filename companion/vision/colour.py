@@ -6,6 +6,7 @@ enough to run on every frame and easy to test.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -111,26 +112,82 @@ def _percentile_u8(img: np.ndarray, q: float) -> float:
     return float(np.searchsorted(cdf, cdf[-1] * q / 100.0))
 
 
+CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg")  # bit k of a colour code: CLASSES[k]
+SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
+
+
 def colour_masks(
     bgr: np.ndarray,
     profile: ColourProfile,
     dark_max: int | None = None,
     hsv: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """uint8 masks (0/255) per chip colour, plus ``skin``, ``dark`` (black ink, shadows, at
-    or below ``dark_max``, by default :func:`dark_level` of this picture) and ``pale_bg``
-    (blue or green however pale). ``cv2.inRange`` keeps this cheap enough for every frame.
-    ``hsv``: the picture already converted to HSV, if at hand."""
+    """uint8 masks (0/255) per chip colour, plus ``skin`` (not red), ``dark`` (black ink,
+    shadows, at or below ``dark_max``, by default :func:`dark_level` of this picture) and
+    ``pale_bg`` (blue or green however pale). ``hsv``: the picture already converted to HSV,
+    if at hand. The per-frame reading uses :func:`colour_code` and :func:`class_mask`."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
-    s_min, v_min = profile.min_saturation, profile.min_value
-    masks = {k: _hue_range(hsv, band, s_min, v_min) for k, band in profile.chips.items()}
-    skin = _hue_range(hsv, profile.skin, 40, 80)
-    masks["skin"] = cv2.bitwise_and(skin, cv2.bitwise_not(masks["R"]))
-    dark_max = dark_level(hsv) if dark_max is None else dark_max
-    masks["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, dark_max))
-    # blue or green however pale: a chip under a veil of glare keeps its hue, not its colour
-    masks["pale_bg"] = _pale_blue_green(hsv, profile, v_min)
-    return masks
+    code = colour_code(hsv, profile, dark_level(hsv) if dark_max is None else dark_max)
+    return {name: class_mask(code, name) for name in CLASSES}
+
+
+def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.ndarray:
+    """Every pixel's colour classes as bits (bit k: ``CLASSES[k]``), uint8.
+
+    Each class is a box in HSV (a hue band, a least saturation and value; dark: at most a
+    saturation and a value), so a pixel's classes are the bits its hue, its saturation and
+    its value all allow: three table look-ups and two ands instead of one range test per
+    class and band."""
+    hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
+    h, s, v = cv2.split(hsv)
+    return cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
+
+
+def class_mask(code: np.ndarray, name: str) -> np.ndarray:
+    """The 0/255 mask of one class (a ``CLASSES`` name) from a :func:`colour_code`. ``skin``
+    leaves out red pixels (an orange chip edge is red's, not a hand's)."""
+    mask = cv2.compare(cv2.bitwise_and(code, 1 << CLASSES.index(name)), 0, cv2.CMP_GT)
+    if name == "skin":
+        mask = cv2.bitwise_and(mask, cv2.bitwise_not(class_mask(code, "R")))
+    return mask
+
+
+def _profile_key(profile: ColourProfile) -> tuple:
+    bands = tuple((k, b.lo, b.hi) for k, b in sorted(profile.chips.items()))
+    return bands, (profile.skin.lo, profile.skin.hi), profile.min_saturation, profile.min_value
+
+
+@functools.lru_cache(maxsize=32)
+def _class_tables(key: tuple, dark_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    bands, skin, s_min, v_min = key
+    chips = {k: HueBand(lo, hi) for k, lo, hi in bands}
+    levels = np.arange(256)
+    hue = np.zeros(256, np.uint8)
+    sat = np.zeros(256, np.uint8)
+    val = np.zeros(256, np.uint8)
+
+    def allow(table: np.ndarray, name: str, where: np.ndarray) -> None:
+        table[where] |= np.uint8(1 << CLASSES.index(name))
+
+    for name in CHIP_SYMBOLS:
+        allow(hue, name, chips[name].mask(levels))
+        allow(sat, name, levels >= s_min)
+        allow(val, name, levels >= v_min)
+    allow(hue, "skin", HueBand(*skin).mask(levels))
+    allow(sat, "skin", levels >= SKIN_SATURATION)
+    allow(val, "skin", levels >= SKIN_VALUE)
+    allow(hue, "dark", levels <= 180)
+    allow(sat, "dark", levels <= DARK_SATURATION_MAX)
+    allow(val, "dark", levels <= dark_max)
+    b, g = chips["B"], chips["G"]
+    if g.lo <= g.hi < b.lo <= b.hi:  # one range from green's lower hue to blue's upper one
+        pale_hue = (levels >= g.lo) & (levels <= b.hi)
+    else:
+        pale_hue = b.mask(levels) | g.mask(levels)
+    allow(hue, "pale_bg", pale_hue)
+    allow(sat, "pale_bg", levels >= PALE_MIN)
+    allow(val, "pale_bg", levels >= v_min)
+    return hue, sat, val
 
 
 def tinted_mask(hsv: np.ndarray, profile: ColourProfile) -> np.ndarray:
@@ -141,6 +198,7 @@ def tinted_mask(hsv: np.ndarray, profile: ColourProfile) -> np.ndarray:
 
 TINT_MIN = 30  # saturation (of 255) above which a pixel has some colour
 PALE_MIN = 40  # ... and a blue or green one a hue (a card's white stays below ~20)
+DARK_SATURATION_MAX = 109  # black ink and shadows are hardly coloured
 DARK_MAX = 89  # of 255 with the white at WHITE_LEVEL: black ink, shadows
 DARK_SHARE = 0.33  # ... or this share of the way from the darkest ink up to the white
 
@@ -155,22 +213,3 @@ def dark_level(hsv: np.ndarray) -> int:
     """
     black = _percentile_u8(hsv[..., 2], 1)
     return int(max(DARK_MAX, black + DARK_SHARE * (WHITE_LEVEL - black)))
-
-
-def _pale_blue_green(hsv: np.ndarray, profile: ColourProfile, v_min: int) -> np.ndarray:
-    """Blue or green pixels from ``PALE_MIN`` saturation up: one range from green's lower
-    hue to blue's upper one when the two bands do not wrap (the few cyan hues between them
-    are no printing colour either)."""
-    b, g = profile.chips["B"], profile.chips["G"]
-    if g.lo <= g.hi < b.lo <= b.hi:
-        return cv2.inRange(hsv, (g.lo, PALE_MIN, v_min), (b.hi, 255, 255))
-    return cv2.bitwise_or(_hue_range(hsv, b, PALE_MIN, v_min), _hue_range(hsv, g, PALE_MIN, v_min))
-
-
-def _hue_range(hsv: np.ndarray, band: HueBand, s_min: int, v_min: int) -> np.ndarray:
-    if band.lo <= band.hi:
-        return cv2.inRange(hsv, (band.lo, s_min, v_min), (band.hi, 255, 255))
-    return cv2.bitwise_or(
-        cv2.inRange(hsv, (band.lo, s_min, v_min), (180, 255, 255)),
-        cv2.inRange(hsv, (0, s_min, v_min), (band.hi, 255, 255)),
-    )
