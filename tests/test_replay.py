@@ -320,3 +320,59 @@ def test_replay_reports_the_questions_it_asked_the_table(tmp_path, capsys, monke
     assert "green's move may be there" in question["message"]
     assert summary["status"] == "waiting_for_board"
     assert summary["status_message"] == question["message"]
+
+
+def _demo_in_two_parts(folder: Path, split: int) -> tuple[Path, Path]:
+    """The demo video cut at frame ``split`` into two videos, as a crash would cut a game."""
+    import cv2
+
+    from companion.capture.sources import open_source
+
+    parts = (folder / "before_crash.mp4", folder / "after_crash.mp4")
+    fourcc = cv2.VideoWriter_fourcc(*"mp4v")
+    writers = [cv2.VideoWriter(str(p), fourcc, 15.0, (640, 480)) for p in parts]
+    source = open_source(str(DEMO / "game.mp4"))
+    for frame in source:
+        writers[frame.index >= split].write(frame.image)
+    source.close()
+    for writer in writers:
+        writer.release()
+    return parts
+
+
+def test_resume_continues_a_game_that_a_crash_interrupted(tmp_path, capsys):
+    """The demo played until a crash after move 4 (7.9 s), then again from there with
+    ``--resume``: the record is the whole game's, exactly. Starting without ``--resume`` over
+    an unfinished game says so; resuming a finished one is refused."""
+    before, after = _demo_in_two_parts(tmp_path, split=round(7.9 * 15))
+    db, out = str(tmp_path / "games.db"), str(tmp_path / "record.json")
+    assert main(["replay", str(before), "--db", db, "--record", out, "--quiet"]) == 0
+    assert len(json.loads(Path(out).read_text())["moves"]) == 4
+    capsys.readouterr()
+    assert main(["replay", str(before), "--db", db, "--record", out, "--quiet"]) == 0
+    assert "game 1 of" in capsys.readouterr().err  # unfinished: a new game (2) starts
+
+    assert main(["replay", str(after), "--db", db, "--record", out, "--quiet", "--resume"]) == 0
+    captured = capsys.readouterr()
+    assert "resuming game 2" in captured.err and "move 5" in captured.err
+    expected = json.loads((DEMO / "expected_record.json").read_text())
+    assert json.loads(Path(out).read_text()) == expected
+    assert json.loads(captured.out)["winner"] == "blue"
+
+    assert main(["replay", str(after), "--db", db, "--record", out, "--resume"]) == 2
+    assert "keeps no unfinished game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--resume"], "--resume needs --db FILE"),
+        (["--resume", "--db", "{db}", "--players", "A:blue,B:green"], "leave out --players"),
+        (["--resume", "--db", "{db}", "--option", "overlap=none"], "leave out --players"),
+    ],
+)
+def test_resume_refuses_a_new_setup_or_no_database(tmp_path, capsys, args, message):
+    args = [a.replace("{db}", str(tmp_path / "g.db")) for a in args]
+    code = main(["replay", str(DEMO / "game.mp4"), *args, "--record", str(tmp_path / "r.json")])
+    assert code == 2
+    assert message in capsys.readouterr().err

@@ -7,10 +7,14 @@ game record (the format ``companion check`` reads) and prints a JSON summary on 
 A live source (camera, stream) runs until Ctrl-C, which still writes the record, or until it has
 stayed lost for ``--give-up`` seconds; a camera that drops out is reopened with back-off.
 
+With ``--db FILE`` the game is kept in SQLite; ``--resume`` continues the unfinished game kept
+there (after a crash or a Ctrl-C) with its players, rules and any open question, instead of
+starting a new one.
+
 Exit codes: 0 the source was replayed (or interrupted) and the record written; 2 bad input (a
 source that cannot be opened, a bad ``--players`` or setup, an unusable ``--db`` or
-``--calibration``, a record path that cannot be written), always with a one-line message and
-never a traceback.
+``--calibration``, ``--resume`` with nothing to resume, a record path that cannot be written),
+always with a one-line message and never a traceback.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from companion.tracking import TrackerConfig
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
+DEFAULT_PLAYERS = "Blue:blue,Green:green"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,16 +46,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "headless and write the game record that `companion check` reads.",
         epilog="exit codes: 0 replayed (or stopped with Ctrl-C) and the record written; "
         "2 bad input (unreadable source, bad --players/setup/option, unusable --db, "
-        "--calibration or --record folder)",
+        "--calibration or --record folder, --resume with nothing to resume)",
     )
     parser.add_argument("source", help="video file, folder of frames, http(s)/rtsp URL, or 0")
     parser.add_argument("--record", required=True, help="where to write the JSON game record")
     parser.add_argument(
         "--players",
-        default="Blue:blue,Green:green",
+        default=None,
         help="names and teams in seating order, first to move first (default: Blue:blue,Green:green)",
     )
-    parser.add_argument("--variant", default="classic", help="rules preset (default: classic)")
+    parser.add_argument("--variant", default=None, help="rules preset (default: classic)")
     parser.add_argument(
         "--option",
         action="append",
@@ -59,6 +64,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rule option, repeatable (e.g. --option overlap=crossing_only)",
     )
     parser.add_argument("--db", default=":memory:", help="SQLite file to keep the game in")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the unfinished game kept in --db (after a crash or Ctrl-C) with its "
+        "players, rules and open question, instead of starting a new game",
+    )
     parser.add_argument("--fps", type=float, default=None, help="frame rate of a frame folder")
     parser.add_argument(
         "--follow",
@@ -100,11 +111,18 @@ def _options(pairs: list[str]) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.resume and (args.players is not None or args.variant is not None or args.option):
+        return _fail(
+            "--resume continues the game kept in --db with its own players and rules; "
+            "leave out --players, --variant and --option"
+        )
+    if args.resume and args.db == ":memory:":
+        return _fail("--resume needs --db FILE, the database that keeps the unfinished game")
     try:
         setup = {
-            "variant": args.variant,
+            "variant": args.variant or "classic",
             "options": _options(args.option),
-            "players": parse_players(args.players),
+            "players": parse_players(args.players or DEFAULT_PLAYERS),
         }
     except SessionError as exc:
         return _fail(exc.message)
@@ -132,9 +150,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         from companion.vision import BoardReader
 
+        store = Store(args.db)
+        unfinished = store.active_game_id()
+        if args.resume and unfinished is None:
+            raise SessionError("nothing_to_resume", f"{args.db} keeps no unfinished game to resume")
         session = GameSession(
-            store=Store(args.db),
-            setup=setup,
+            store=store,
+            setup=None if args.resume else setup,
             reader=BoardReader(calibration=calibration),
             tracker_config=TrackerConfig(still_window=args.window),
         )
@@ -147,6 +169,12 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     bar = ProgressBar(source.frame_count, enabled=not args.quiet)
+    if args.resume:
+        print(f"resuming game {session.game_id} of {args.db} at {session.state_brief()}",
+              file=sys.stderr)  # fmt: skip
+    elif unfinished is not None:  # kept in the database, marked abandoned by the new game
+        print(f"game {unfinished} of {args.db} was unfinished: a new game starts "
+              "(--resume continues it)", file=sys.stderr)  # fmt: skip
 
     # a live camera that drops out is reopened with back-off; files simply end
     def on_event(event: CaptureEvent) -> None:
