@@ -143,6 +143,7 @@ class GameSession:
         self.game: Game
         self.game_id: int
         active = self.store.active_game_id() if setup is None else None
+        self.resumed = active is not None  # an unfinished game of the store goes on
         if active is not None:
             self._resume(active)
         else:

@@ -167,3 +167,17 @@ def test_a_wait_the_game_has_moved_on_from_is_dropped(tmp_path):
     assert table.session.state()["status"] != "waiting_for_board"
     assert table.session.state()["mismatch"] == []
     assert table.session.store.load_game(table.session.game_id).wait is None
+
+
+def test_serve_says_whether_it_resumed_a_game_and_what_it_waits_for(tmp_path):
+    from companion.commands.serve import game_line
+
+    path = tmp_path / "games.db"
+    table = start(path)
+    assert game_line(table.session) == "new game 1"
+    table.still(board_with(**glare()))
+    table.move(board_with(**glare()))
+    table.move(board_with(**glare(D4="G")))  # asked
+    table = restart(table, path)
+    line = game_line(table.session)
+    assert line.startswith("game 1 resumed at move 1; Cannot see A6")

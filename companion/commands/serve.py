@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ADDRESS
 
     session.start()
-    print_banner(args.host, server.effective_port, pin, source_text, args.db)
+    print_banner(args.host, server.effective_port, pin, source_text, args.db, game_line(session))
     stopping = app.extensions["companion"].stopping
     stop_on_signals(stopping)
     try:
@@ -193,7 +193,18 @@ def demo_calibration() -> Any:
         return None
 
 
-def print_banner(host: str, port: int, pin: str, source: str, db: str | None) -> None:
+def game_line(session: Any) -> str:
+    """``new game 3`` or ``game 2 resumed at move 7`` (the table knows where it stands)."""
+    state = session.state()
+    if getattr(session, "resumed", False):
+        line = f"game {state['game_id']} resumed at move {state['turn']}"
+        return line + (f"; {state['status_message']}" if state["mismatch"] else "")
+    return f"new game {state['game_id']}"
+
+
+def print_banner(
+    host: str, port: int, pin: str, source: str, db: str | None, game: str = ""
+) -> None:
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     print(f"Sequence companion: http://{shown_host}:{port}/")
     if host in ("0.0.0.0", "::", ""):
@@ -201,7 +212,8 @@ def print_banner(host: str, port: int, pin: str, source: str, db: str | None) ->
             print(f"  on the local network: http://{address}:{port}/")
     print(f"Table PIN: {pin}   (needed to set up or correct the game)")
     print(f"Source: {source}")
-    print(f"Game kept in: {db}" if db else "Game kept in memory only (use --db FILE to keep it)")
+    kept = f"Game kept in: {db}" if db else "Game kept in memory only (use --db FILE to keep it)"
+    print(kept + (f" ({game})" if game else ""))
     print("Press Ctrl+C to stop.", flush=True)
 
 
