@@ -78,3 +78,28 @@ def test_a_hand_seen_close_up_over_a_board_corner_does_not_lose_the_board():
     assert reading.board_found and reading.orientation == truth.orientation
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 5
     assert confidently_wrong(reading, truth.cells) == []
+
+
+def test_a_board_as_dark_as_its_table_is_outlined_among_fainter_edges():
+    # frame 24 of `companion render --seed 7650120 --art cards --board-share 0.3-0.95` (800x600):
+    # a dark red board on a red cloth under glare, a loose card on it; at the usual edge
+    # thresholds no outline of the board closes, at a third of them its straight sides do
+    spec = frame_spec(
+        7650120,
+        24,
+        art="cards",
+        hands=0.2,
+        no_board=0.0,
+        size=None,
+        max_tilt=40.0,
+        lens=0.6,
+        board_share=(0.3, 0.95),
+    )
+    image, truth = render_frame(spec)
+    found = locate_candidates(image, limit=3, deep=True)
+    assert found and found[0].source.startswith("faint-")
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert confidently_wrong(reading, truth.cells) == []
+    cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / 10
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 0.3 * cell

@@ -71,6 +71,7 @@ LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
 MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
+FAINT_EDGES = 0.3  # second look: edges also at this share of the usual thresholds
 SIDE_OUTLINES = 6  # second look: the largest outlines also simplified to 4 straight sides
 
 
@@ -130,11 +131,12 @@ def quad_from_longest_sides(poly: np.ndarray) -> np.ndarray | None:
     return order_quad(q)
 
 
-def edge_map(grey: np.ndarray) -> np.ndarray:
-    """Canny edges (thresholds from the frame's median brightness), thickened to close gaps."""
+def edge_map(grey: np.ndarray, strength: float = 1.0) -> np.ndarray:
+    """Canny edges (thresholds from the frame's median brightness, times ``strength``),
+    thickened to close gaps."""
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(blur))
-    edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0, 1.33 * med * 0.66))
+    med = float(np.median(blur)) * strength
+    edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0 * strength, 1.33 * med * 0.66))
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
@@ -631,6 +633,13 @@ def _coarse_fits(
         groups = opened_outline_groups(grey, discs, edges)
         per_source.append([(q, "opened-outline") for q in groups[0]])
         per_source.append([(q, "straight-sides") for q in straight_side_candidates(grey, edges)])
+        # a bright frame (a white table, glare) sets the edge thresholds too high for a grey
+        # board's outer edge: its outline and straight sides among fainter edges too
+        faint = edge_map(grey, FAINT_EDGES)
+        per_source.append([(q, "faint-outline") for q in outline_candidates(grey, faint)])
+        per_source.append(
+            [(q, "faint-straight-sides") for q in straight_side_candidates(grey, faint)]
+        )
         # the wider discs' outlines come on top of the others' (never crowding them out)
         wider = [
             [(q, f"opened-outline-{round(100 * d)}") for q in g]
