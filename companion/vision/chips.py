@@ -151,6 +151,22 @@ class CellShape:
         return np.minimum(np.arange(11) * self.h, 10 * self.h - 1)
 
     @functools.cached_property
+    def pool_xs(self) -> np.ndarray:
+        """11 x pool: the pixel columns near each vertical boundary (within ``EDGE_POOL``)."""
+        offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
+        return np.clip(np.arange(11)[:, None] * self.w + offsets, 0, 10 * self.w - 1)
+
+    @functools.cached_property
+    def pool_ys(self) -> np.ndarray:
+        offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
+        return np.clip(np.arange(11)[:, None] * self.h + offsets, 0, 10 * self.h - 1)
+
+    @functools.cached_property
+    def ring_cell_codes(self) -> np.ndarray:
+        """8 x the cell index of every :attr:`ring_pixels` entry (room for a 3-bit code)."""
+        return np.repeat(np.arange(100) * 8, self.ring_pixels.shape[1]).reshape(100, -1)
+
+    @functools.cached_property
     def ring_pixels(self) -> np.ndarray:
         ys, xs = np.nonzero(self.ring[: self.h, : self.w] > 0)
         ys, xs = ys[::2], xs[::2]  # every other ring pixel says as much, at half the cost
@@ -216,7 +232,13 @@ PALETTE = 6
 COUNTED = (*CHIP_SYMBOLS, "skin", "dark", "glare")  # masks measured per cell as they are ...
 ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
 CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
-RING_BITS = [np.uint8(1 << CLASSES.index(sym)) for sym in CHIP_SYMBOLS]  # each chip colour's
+# which of the 8 chip-colour codes (3 bits) show each chip colour, and any of them: 8 x 4
+RING_BITS = np.array(
+    [
+        [(code >> CLASSES.index(sym)) & 1 for sym in CHIP_SYMBOLS] + [int(code > 0)]
+        for code in range(8)
+    ]
+)
 
 
 def blown_out(bgr: np.ndarray) -> np.ndarray:
@@ -325,15 +347,11 @@ def missing_edges(
     """
     if grey is None:
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    hh, ww = grey.shape
     white = float(_middle(whites.ravel(), 0)) + 1.0
-    offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
     # every boundary k = 0..10 at once: the darkest of the pixels near it, then per cell side
-    xs = np.clip(np.arange(11)[:, None] * shape.w + offsets, 0, ww - 1)  # 11 x pool
-    ys = np.clip(np.arange(11)[:, None] * shape.h + offsets, 0, hh - 1)
-    cols = grey[:, xs].min(axis=2).reshape(10, shape.h, 11)  # rows of cells, pixels, boundary
-    rows = grey[ys, :].min(axis=1).reshape(11, 10, shape.w)
-    vert = 1.0 - _middle(cols, axis=1) / white  # 10 x 11
+    cols = grey[:, shape.pool_xs].min(axis=2).T.reshape(11, 10, shape.h)  # boundary, row, px
+    rows = grey[shape.pool_ys, :].min(axis=1).reshape(11, 10, shape.w)
+    vert = 1.0 - _middle(cols, axis=2).T / white  # 10 x 11
     horiz = 1.0 - _middle(rows, axis=2) / white  # 11 x 10
     typical = float(_middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()]), 0))
     if typical <= 0.05:  # no visible boundaries on this board: nothing to say
@@ -533,9 +551,13 @@ def measure(
     packed = cv2.bitwise_and(code, CHIP_BITS)
     any_chip = cv2.compare(packed, 0, cv2.CMP_GT)
     ring_bits = np.take(packed.reshape(-1), shape.ring_pixels)
+    # per cell, how many of its ring pixels show each combination of chip colours (one count
+    # of cell and code together), then each colour's share and any colour's
+    combos = np.bincount((ring_bits + shape.ring_cell_codes).ravel(), minlength=800)
+    ring_share = (combos.reshape(100, 8) @ RING_BITS) / float(ring_bits.shape[1])  # 100 x 4
     ring_colour = {
-        sym: ((ring_bits & bit) > 0).mean(axis=1).reshape(10, 10).astype(np.float32)
-        for sym, bit in zip(CHIP_SYMBOLS, RING_BITS, strict=False)
+        sym: ring_share[:, i].reshape(10, 10).astype(np.float32)
+        for i, sym in enumerate(CHIP_SYMBOLS)
     }
     chip_ring = ring_bits > 0
     feats = CellFeatures(
@@ -543,7 +565,7 @@ def measure(
         raw=raw,
         ring=ring_anomaly(rings, palette, chip_ring),
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
-        ring_chip=chip_ring.mean(axis=1).reshape(10, 10).astype(np.float32),
+        ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
         glare=plain["glare"],
         dark=plain["dark"],

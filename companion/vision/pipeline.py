@@ -7,6 +7,7 @@ few array operations; when the board moved or vanished, it locates it again.
 
 from __future__ import annotations
 
+import functools
 import time
 
 import cv2
@@ -130,21 +131,34 @@ def boundary_contrast(grid_bgr: np.ndarray) -> float:
     the mean gradient on the 9 inner boundaries over the profile's median, worse axis of two."""
     g = cv2.cvtColor(grid_bgr, cv2.COLOR_BGR2GRAY)
     g = cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    g = g.astype(np.float32)
-    gx = np.abs(np.diff(g, axis=1)).mean(axis=0)
-    gy = np.abs(np.diff(g, axis=0)).mean(axis=1)
     score = []
-    for prof in (gx, gy):
-        n = len(prof) + 1
-        step = n / 10
+    for prof in (_mean_steps(g, 1), _mean_steps(g, 0)):
         prof = prof / (prof.mean() + 1e-6)
         # the largest value within 2 samples: a boundary a pixel or two off still counts
-        pooled = cv2.dilate(prof.reshape(1, -1).astype(np.float32), _POOL5).ravel()
-        on = [pooled[min(len(prof) - 1, int(round(k * step)))] for k in range(1, LINES - 1)]
+        pooled = cv2.dilate(prof.reshape(1, -1), _POOL5).ravel()
+        on = pooled[_inner_boundaries(len(prof))]
         # against the profile's median rather than the cell centres: a home-made board prints
         # its rank and suit in the middle of each cell, which outshines thin grid lines there
-        score.append(float(np.mean(on) - median(prof)))
+        score.append(float(on.mean() - median(prof)))
     return min(score)
+
+
+def _mean_steps(grey: np.ndarray, axis: int) -> np.ndarray:
+    """The mean absolute step between neighbouring columns (``axis`` 1) or rows (0) of a
+    grey image, float32 (integer sums, so exactly what numpy's mean of the steps gives)."""
+    if axis == 1:
+        steps = cv2.absdiff(grey[:, 1:], grey[:, :-1])
+    else:
+        steps = cv2.absdiff(grey[1:], grey[:-1])
+    sums = cv2.reduce(steps, 0 if axis == 1 else 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+    return (sums.ravel() / grey.shape[1 - axis]).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=16)
+def _inner_boundaries(n: int) -> np.ndarray:
+    """Indexes of the 9 inner boundaries in a profile of ``n`` steps."""
+    step = (n + 1) / 10
+    return np.array([min(n - 1, int(round(k * step))) for k in range(1, LINES - 1)])
 
 
 class BoardReader:
