@@ -615,15 +615,15 @@ def classify(
     ``why`` (a dict) receives, by name, the 10x10 masks of every reason a cell became ``?``
     (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis.
     """
-    stack = np.stack([feats.chip[s] for s in CHIP_SYMBOLS])  # 3x10x10
-    top = stack.argmax(axis=0)[None]  # the strongest colour (the first of equals)
+    blue, green, red_chip = (feats.chip[s] for s in CHIP_SYMBOLS)
+    # the strongest colour (the first of equals), its share and the next one's
+    top = np.where(blue >= np.maximum(green, red_chip), 0, np.where(green >= red_chip, 1, 2))
+    best = np.maximum(np.maximum(blue, green), red_chip)
+    second = np.maximum(np.minimum(blue, green), np.minimum(np.maximum(blue, green), red_chip))
     base = 0.0
     if reference is not None:
-        ref = np.stack([reference[s] for s in CHIP_SYMBOLS])
-        base = np.take_along_axis(ref, top, axis=0)[0]
-    best = np.take_along_axis(stack, top, axis=0)[0]
-    second = np.sort(stack, axis=0)[1]
-    best_sym = np.array(CHIP_SYMBOLS)[top[0]]
+        base = np.choose(top, [reference[s] for s in CHIP_SYMBOLS])
+    best_sym = np.array(CHIP_SYMBOLS)[top]
 
     symbols = np.full(best.shape, "?", dtype="<U1")
     conf = np.zeros(best.shape, np.float32)
@@ -635,7 +635,7 @@ def classify(
     )
     # a chip is a solid disc: most of its colour survives the erosion; printed pips, hearts and
     # patterned card backs are thin or broken and lose most of it
-    raw_best = np.take_along_axis(np.stack([feats.raw[s] for s in CHIP_SYMBOLS]), top, axis=0)[0]
+    raw_best = np.choose(top, [feats.raw[s] for s in CHIP_SYMBOLS])
     solidity = best / (raw_best + 1e-6)
     # red needs the stricter test: printed hearts and diamonds are red, never blue or green
     solidity_min = np.where(best_sym == "R", SOLIDITY_MIN, SOLIDITY_MIN_BG)

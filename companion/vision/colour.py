@@ -78,7 +78,8 @@ def cell_white_colours(bgr: np.ndarray, cells_x: int = 10, cells_y: int = 10) ->
     small = cv2.blur(bgr[: ch * cells_y, : cw * cells_x], (3, 3))
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(cells_y, ch, cells_x, cw)
     flat = grey.transpose(0, 2, 1, 3).reshape(cells_y, cells_x, ch * cw)
-    ys, xs = np.divmod(flat.argmax(axis=2), cw)
+    at = flat.argmax(axis=2)
+    ys, xs = at // cw, at % cw
     return small[np.arange(cells_y)[:, None] * ch + ys, np.arange(cells_x)[None, :] * cw + xs]
 
 

@@ -406,7 +406,6 @@ class BoardReader:
                 usable[r, c] = False
             vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
             self._frames_since_vote = 0
-        unknown = float((plain == "?").mean())
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
                 notes.append(
@@ -426,6 +425,7 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         if judge:
+            unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
             # blank cells is board margin, so the grid is off by a cell
             blank = (feats.content < BLANK_CONTENT) & (plain != "?") & ~chips.CORNERS
@@ -448,7 +448,7 @@ class BoardReader:
             )
         canon_sym = to_canonical_grid(symbols, self.orientation)
         canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
-        rows = ["".join(r) for r in canon_sym]
+        rows = np.ascontiguousarray(canon_sym).view("<U10").ravel().tolist()  # 10 strings
         rows = [_mark_corners(i, row) for i, row in enumerate(rows)]
         canon_conf = canon_conf.copy()
         for r, c in CORNER_CELLS:
