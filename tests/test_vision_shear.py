@@ -78,6 +78,16 @@ def test_a_sheared_grid_is_searched_again_along_the_boundaries(board_frame):
     assert lines >= 0.6 and score >= 0.45
 
 
+def test_a_grid_spanning_eleven_or_nine_of_the_boards_cells_has_the_wrong_pitch(board_frame):
+    _, grey, quad = board_frame
+    assert not any(a.wrong_pitch for a in grid_shear(grey, quad))
+    for corners in ([[0, 0], [11, 0], [11, 11], [0, 11]], [[0, 0], [9, 0], [9, 9], [0, 9]]):
+        assert all(a.wrong_pitch for a in grid_shear(grey, _moved(quad, corners)))
+    # eleven cells wide, ten high: only the column lines are off
+    cols, rows = grid_shear(grey, _moved(quad, [[-0.5, 0], [10.5, 0], [10.5, 10], [-0.5, 10]]))
+    assert cols.wrong_pitch and not rows.wrong_pitch
+
+
 def test_faint_boundaries_at_some_shear_are_no_evidence():
     # the boundaries show clearly along the grid's lines: a slightly better slant is noise
     assert not AxisShear(straight=0.3, best=0.35, shear=1.0).sheared
@@ -86,6 +96,10 @@ def test_faint_boundaries_at_some_shear_are_no_evidence():
     # a clear slant, far better than none, but under half a cell: a perspective nuance
     assert not AxisShear(straight=0.05, best=0.3, shear=0.25).sheared
     assert AxisShear(straight=0.05, best=0.3, shear=1.5).sheared
+    # another pitch only counts when it is clear and far clearer than the grid's own
+    assert not AxisShear(0.2, 0.2, 0.0, off_pitch=0.4).wrong_pitch
+    assert not AxisShear(0.03, 0.03, 0.0, off_pitch=0.12).wrong_pitch
+    assert AxisShear(0.05, 0.05, 0.0, off_pitch=0.3).wrong_pitch
 
 
 def test_band_coefficients_turning_steadily_are_summed_at_their_shear():

@@ -37,7 +37,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
-from companion.vision.shear import AxisShear, grid_shear, is_sheared, unsheared_quad
+from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
@@ -543,6 +543,8 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
             continue
         grid, fit_score = found
         shear = grid_shear(full, grid)
+        if shear[0].wrong_pitch or shear[1].wrong_pitch:
+            continue  # the board's boundaries repeat 9 or 11 times across it (see shear.py)
         if shear[0].sheared or shear[1].sheared:
             # its lines run across the board's boundaries (see shear.py)
             turned = grid_along_boundaries(grey, s, full, grid, shear, rounds, deep)
@@ -592,7 +594,7 @@ def grid_along_boundaries(
     if fit is None or fit[1] < (DEEP_SCORE_MIN if deep else GRID_SCORE_MIN):
         return None
     found = _refined(full, fit[0] / scale, rounds, deep)
-    if found is None or is_sheared(full, found[0]):
+    if found is None or crosses_boundaries(full, found[0]):
         return None
     return found[0], found[1], fit[1]
 

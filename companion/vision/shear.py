@@ -33,6 +33,9 @@ SHEARS = np.arange(-3.0, 3.0001, 0.125)  # offsets tried between the first and l
 SHEARED_LEVEL = 0.15  # a sheared axis: its boundaries line up at least this clearly at a shear
 SHEARED_RATIO = 2.5  # ... this many times as clearly as along the grid's own lines
 SHEARED_MIN = 0.5  # ... at a shear of at least this many cells between the end bands
+OFF_PITCHES = (9.0, 11.0)  # boundaries of 9 or 11 cells repeating across a grid of 10
+OFF_PITCH_LEVEL = 0.15  # a grid with the wrong pitch: its boundaries repeat at least this clearly
+OFF_PITCH_RATIO = 3.0  # ... and this many times as clearly at 9 or 11 cycles as at 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +44,14 @@ class AxisShear:
     normalised Fourier magnitude of the bands' median gradient), along the grid's own lines
     (``straight``) and at the best shear (``best`` at ``shear`` cells between end bands).
     At that shear the boundaries lie at ``offset`` + k cells from the grid's lines in the
-    middle of the grid (known up to whole cells)."""
+    middle of the grid (known up to whole cells). ``off_pitch``: the same level at 9 or 11
+    cycles across the grid instead of 10, at any shear."""
 
     straight: float
     best: float
     shear: float
     offset: float = 0.0
+    off_pitch: float = 0.0
 
     @property
     def sheared(self) -> bool:
@@ -55,6 +60,13 @@ class AxisShear:
             and self.best >= SHEARED_RATIO * self.straight
             and abs(self.shear) >= SHEARED_MIN
         )
+
+    @property
+    def wrong_pitch(self) -> bool:
+        """The board's boundaries repeat 9 or 11 times across the grid, far more clearly than
+        10 times: a grid spanning 11 of the board's cells, or 9 (a strong barrel lens bends a
+        right grid's outer cells to about half this ratio)."""
+        return self.off_pitch >= OFF_PITCH_LEVEL and self.off_pitch >= OFF_PITCH_RATIO * self.best
 
 
 def straightened_grey(grey: np.ndarray, quad: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
@@ -66,10 +78,21 @@ def straightened_grey(grey: np.ndarray, quad: np.ndarray, cell_px: int = CELL_PX
     return cv2.warpPerspective(grey, hom, (side, side), flags=cv2.INTER_AREA)
 
 
-def band_coefficients(straight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per band, the complex Fourier coefficient at 10 cycles of its median gradient profile
-    (normalised by the profile's sum), for the column lines (bands = cell rows) and the row
-    lines (bands = cell columns) of a straightened grid image (10 cells each way)."""
+def band_coefficients(straight: np.ndarray, cycles: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+    """Per band, the complex Fourier coefficient at ``cycles`` across the grid of its median
+    gradient profile (normalised by the profile's sum), for the column lines (bands = cell
+    rows) and the row lines (bands = cell columns) of a straightened grid image (10 cells
+    each way)."""
+    return tuple(_coefficients(p, cycles) for p in band_profiles(straight))
+
+
+def _coefficients(profile: np.ndarray, cycles: float) -> np.ndarray:
+    return (profile @ _wave(profile.shape[1], cycles)) / (profile.sum(axis=1) + 1e-9)
+
+
+def band_profiles(straight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per band (10 x positions), the median gradient over the middle of the band's rows, for
+    the column lines and for the row lines of a straightened grid image."""
     g = straight.astype(np.float32)
     out = []
     for grad in (np.abs(np.diff(g, axis=1)), np.abs(np.diff(g, axis=0)).T):
@@ -80,16 +103,15 @@ def band_coefficients(straight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # several times more on such short runs)
         ordered = np.sort(bands.transpose(0, 2, 1), axis=2)
         n = ordered.shape[2]
-        profile = 0.5 * (ordered[..., (n - 1) // 2] + ordered[..., n // 2])
-        out.append((profile @ _wave(grad.shape[1])) / (profile.sum(axis=1) + 1e-9))
+        out.append(0.5 * (ordered[..., (n - 1) // 2] + ordered[..., n // 2]))
     return out[0], out[1]
 
 
 @functools.cache
-def _wave(length: int) -> np.ndarray:
-    """10 cycles over a profile of ``length`` gradient samples: the difference between pixels
-    i and i+1 lies at i + 0.5, grid line k at k * (length + 1) / 10."""
-    return np.exp(-2j * np.pi * 10 * (np.arange(length) + 0.5) / (length + 1))
+def _wave(length: int, cycles: float = 10.0) -> np.ndarray:
+    """``cycles`` over a profile of ``length`` gradient samples: the difference between
+    pixels i and i+1 lies at i + 0.5, grid line k (of 10 cycles) at k * (length + 1) / 10."""
+    return np.exp(-2j * np.pi * cycles * (np.arange(length) + 0.5) / (length + 1))
 
 
 @functools.cache
@@ -98,26 +120,31 @@ def _turns() -> np.ndarray:
     return np.exp(2j * np.pi * np.outer(SHEARS, np.arange(10) - 4.5) / 10)
 
 
-def axis_shear(coefficients: np.ndarray) -> AxisShear:
-    """:class:`AxisShear` of one axis from its 10 band coefficients."""
+def axis_shear(coefficients: np.ndarray, off_pitch: tuple[np.ndarray, ...] = ()) -> AxisShear:
+    """:class:`AxisShear` of one axis from its 10 band coefficients (and those at the
+    ``OFF_PITCHES``, if given)."""
+    other = max((float(np.abs(_turns() @ c).max()) / 10 for c in off_pitch), default=0.0)
     sums = _turns() @ coefficients
     level = np.abs(sums) / 10
     zero = int(np.argmin(np.abs(SHEARS)))
     best = int(np.argmax(level))
     # a band whose boundaries lie d cells past the grid's lines has the phase -2 pi d
     offset = -float(np.angle(sums[best])) / (2 * np.pi)
-    return AxisShear(float(level[zero]), float(level[best]), float(SHEARS[best]), offset)
+    return AxisShear(float(level[zero]), float(level[best]), float(SHEARS[best]), offset, other)
 
 
 def grid_shear(grey: np.ndarray, quad: np.ndarray) -> tuple[AxisShear, AxisShear]:
-    """(column lines, row lines) shear evidence of a located grid in a grey frame."""
-    cols, rows = band_coefficients(straightened_grey(grey, quad))
-    return axis_shear(cols), axis_shear(rows)
+    """(column lines, row lines) shear and pitch evidence of a located grid in a grey frame."""
+    return tuple(
+        axis_shear(_coefficients(p, 10.0), tuple(_coefficients(p, c) for c in OFF_PITCHES))
+        for p in band_profiles(straightened_grey(grey, quad))
+    )
 
 
-def is_sheared(grey: np.ndarray, quad: np.ndarray) -> bool:
-    """Whether the board's boundaries run clearly slanted across the grid's lines."""
-    return any(a.sheared for a in grid_shear(grey, quad))
+def crosses_boundaries(grey: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the board's boundaries run clearly slanted across the grid's lines, or
+    repeat at another pitch than the grid's."""
+    return any(a.sheared or a.wrong_pitch for a in grid_shear(grey, quad))
 
 
 def unsheared_quad(quad: np.ndarray, cols: AxisShear, rows: AxisShear) -> np.ndarray:
