@@ -144,13 +144,15 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     return cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
 
 
-def class_mask(code: np.ndarray, name: str) -> np.ndarray:
-    """The 0/255 mask of one class (a ``CLASSES`` name) from a :func:`colour_code`. ``skin``
-    leaves out red pixels (an orange chip edge is red's, not a hand's)."""
-    mask = cv2.compare(cv2.bitwise_and(code, 1 << CLASSES.index(name)), 0, cv2.CMP_GT)
+def class_mask(code: np.ndarray, name: str, out: np.ndarray | None = None) -> np.ndarray:
+    """The 0/255 mask of one class (a ``CLASSES`` name) from a :func:`colour_code`, written
+    into ``out`` if given. ``skin`` leaves out red pixels (an orange chip edge is red's, not
+    a hand's)."""
     if name == "skin":
-        mask = cv2.bitwise_and(mask, cv2.bitwise_not(class_mask(code, "R")))
-    return mask
+        skin = class_mask(code, "skin_any")
+        return cv2.bitwise_and(skin, cv2.bitwise_not(class_mask(code, "R")), dst=out)
+    bit = 1 << CLASSES.index("skin" if name == "skin_any" else name)
+    return cv2.compare(cv2.bitwise_and(code, bit), 0, cv2.CMP_GT, dst=out)
 
 
 def _profile_key(profile: ColourProfile) -> tuple:
