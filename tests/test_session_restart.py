@@ -181,3 +181,19 @@ def test_serve_says_whether_it_resumed_a_game_and_what_it_waits_for(tmp_path):
     table = restart(table, path)
     line = game_line(table.session)
     assert line.startswith("game 1 resumed at move 1; Cannot see A6")
+
+
+def test_a_board_mismatch_is_not_ruled_again_after_a_restart(tmp_path):
+    path = tmp_path / "games.db"
+    table = start(path)
+    table.still(EMPTY)
+    two = board_with(C3="B", D4="B")
+    table.move(two)  # two chips at once
+    assert codes(table.session) == ["board_mismatch"]
+
+    table = restart(table, path)
+    assert table.session.state()["mismatch"] == ["C3", "D4"]
+    table.still(two, seconds=1.5)
+    assert codes(table.session) == ["board_mismatch"]  # the same board: not ruled twice
+    table.move(board_with(C3="B"))  # one taken back: blue's C3
+    assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
