@@ -267,10 +267,11 @@ class GameSession:
                 self._set_status(GAME_OVER, f"{winner} wins; {name} played to its end")
             else:  # the status itself says the recording ended: say where the game stands
                 moves = len(game.moves)
+                still_open = f". Still open: {self._waiting}" if self._waiting else ""
                 self._set_status(
                     SOURCE_ENDED,
                     f"{name}: {moves} move{'' if moves == 1 else 's'} recorded, "
-                    f"{game.color_to_move} to move",
+                    f"{game.color_to_move} to move{still_open}",
                 )
 
     def on_capture_event(self, event: CaptureEvent) -> None:

@@ -197,3 +197,36 @@ def test_a_board_mismatch_is_not_ruled_again_after_a_restart(tmp_path):
     assert codes(table.session) == ["board_mismatch"]  # the same board: not ruled twice
     table.move(board_with(C3="B"))  # one taken back: blue's C3
     assert table.session.state()["moves"] == [{"color": "blue", "place": "C3"}]
+
+
+def test_a_recording_that_ends_with_a_question_open_still_says_so(tmp_path):
+    """The page words source_ended as 'the recording has ended'; the open question must stay
+    in the message, since the table can still answer it (the cells stay marked)."""
+    import time
+
+    import cv2
+    from test_session import STILL_IMAGE
+
+    from companion.capture import FolderSource
+
+    table = start(tmp_path / "games.db")
+    table.still(board_with(**glare()))
+    table.move(board_with(**glare()))
+    table.move(board_with(**glare(D4="G")))  # asked
+    frames = tmp_path / "rest"
+    frames.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i}.png"), STILL_IMAGE)
+    session = table.session
+    session.source = FolderSource(frames, fps=10)
+    session.start()
+    deadline = time.monotonic() + 10
+    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    session.stop()
+    state = session.state()
+    assert state["status"] == "source_ended"
+    assert state["status_message"].startswith("rest: 0 moves recorded, blue to move. Still open:")
+    assert "Cannot see A6" in state["status_message"] and state["mismatch"][0] == "A6"
+    session.correct_cell("A6", "B")  # answered after the end: both moves ruled
+    assert [m.get("place") for m in session.state()["moves"]] == ["A6", "D4"]
