@@ -193,7 +193,7 @@ def test_evidence_of_a_number_no_move_can_have_is_none(number):
 
 
 def _wait(**fields) -> Wait:
-    board = ("*........*",) + (".........." ,) * 8 + ("*........*",)
+    board = ("*........*",) + ("..........",) * 8 + ("*........*",)
     return Wait(
         **{"kind": "question", "cells": ("A6", "B6"), "message": "Cannot see A6, B6", "moves": 3,
            "board": board, "unseen": ("A6", "B6"), "changed": ("D4",),
@@ -223,7 +223,9 @@ def test_a_database_of_schema_4_gains_waits_and_keeps_its_games(tmp_path):
     for script in MIGRATIONS[:4]:
         db.executescript(script)
     db.execute("PRAGMA user_version = 4")
-    db.execute("INSERT INTO games (id, created_at, updated_at, variant) VALUES (3, 1.0, 1.0, 'classic')")
+    db.execute(
+        "INSERT INTO games (id, created_at, updated_at, variant) VALUES (3, 1.0, 1.0, 'classic')"
+    )
     db.execute("INSERT INTO players VALUES (3, 0, 'Ann', 'blue')")
     db.commit()
     db.close()

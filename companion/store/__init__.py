@@ -13,4 +13,12 @@ from companion.store.store import (
 )
 from companion.store.waits import Wait
 
-__all__ = ["SCHEMA_VERSION", "Store", "StoreError", "StoredAction", "StoredGame", "StoredPlayer", "Wait"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Store",
+    "StoreError",
+    "StoredAction",
+    "StoredGame",
+    "StoredPlayer",
+    "Wait",
+]
