@@ -97,6 +97,12 @@ class CellFeatures:
     # skin surviving the erosion (fingers, not the orange fringe of a blurred chip by red ink);
     # measured only where a chip cell shows skin and a foreign border
     skin_blob: np.ndarray | None = None
+    # the cell's darkest (3x3-averaged) grey level over the board's white (light divided
+    # out): a veil of glare lifts the darkest ink and shading with it; measured only where
+    # boundaries seem gone
+    black: np.ndarray | None = None
+    # ... and there, broad areas of any colour however pale (what a washed-out chip leaves)
+    veil_tint: np.ndarray | None = None
 
     @property
     def content(self) -> np.ndarray:
@@ -304,6 +310,8 @@ HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
+VEIL_BLACK = 0.45  # ... unless its darkest part is this bright (of the white): a glare veil
+VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide a chip
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
 
@@ -363,6 +371,12 @@ def missing_edges(
         gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, dip)
         gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, dip).T
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
+
+
+def cell_blacks(grey: np.ndarray, shape: CellShape) -> np.ndarray:
+    """Per cell, its darkest (3x3-averaged) grey level over ``WHITE_LEVEL``: 10x10 float."""
+    dark = cv2.blur(grey, (3, 3)).reshape(10, shape.h, 10, shape.w).min(axis=(1, 3))
+    return dark.astype(np.float32) / WHITE_LEVEL
 
 
 def _line_nearby(grey: np.ndarray, gone: np.ndarray, w: int, h: int, depth: float) -> np.ndarray:
@@ -582,6 +596,10 @@ def measure(
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
+    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX).any():
+        # only a board with covered-looking cells pays for the look at a veil of glare
+        feats.black = cell_blacks(grey, shape)
+        feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
@@ -669,6 +687,26 @@ def classify(
             solid_chip &= cv2.filter2D(foreign, -1, AROUND, borderType=cv2.BORDER_CONSTANT) == 0
     else:
         solid_chip = np.zeros_like(is_chip)
+    veiled = np.zeros_like(is_chip)
+    if covers and feats.black is not None:
+        # a veil of glare fades the lines between cells and the borders' colours with
+        # everything else: where even the darkest ink or shading is lifted (printing and
+        # chips still show, no skin), faded boundaries and a strange border are the glare's
+        # doing, not a cover's (a card lying there keeps its black print, a hand its shadows)
+        # ... but a cell read empty may hide a chip washed out by the glare: only one neither
+        # clipped nor showing a broad pale tint, and still showing its printing (a pale hand
+        # lifts the darkest level too, but hides the printing)
+        clear = (
+            (feats.glare < PIP_GLARE)
+            & (feats.veil_tint < VEIL_TINT_MAX)
+            & (feats.dark + feats.red_ink >= PRINT_MIN)
+        )
+        veiled = (
+            (feats.black >= VEIL_BLACK)
+            & (feats.content >= BLANK_CONTENT)
+            & (feats.skin < HAND_SKIN)
+            & (is_chip | clear)
+        )
     causes = {
         "foreign_border": feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
@@ -679,7 +717,8 @@ def classify(
     if covers:
         # boundaries gone: a loose card, a hand; or a hand holding or reaching for a chip:
         # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
-        causes["boundaries_gone"] = feats.edges_missing >= EDGES_GONE
+        causes["boundaries_gone"] = (feats.edges_missing >= EDGES_GONE) & ~veiled
+        causes["foreign_border"] &= ~veiled
         hand_at = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
@@ -821,11 +860,11 @@ def classify(
             near
             & ~occluded
             & (
-                (feats.ring > RING_MAX / 3)
+                # a veil of glare explains faded boundaries and a strange border
+                (~veiled & ((feats.ring > RING_MAX / 3) | edge_sign))
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
-                | edge_sign
                 | pale
                 | (~is_chip & (raw_bg > NEAR_RAW_BG))
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
