@@ -103,3 +103,28 @@ def test_a_board_as_dark_as_its_table_is_outlined_among_fainter_edges():
     assert confidently_wrong(reading, truth.cells) == []
     cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / 10
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 0.3 * cell
+
+
+def test_a_board_covered_with_chips_is_found_by_its_cards_broken_around_the_chips():
+    # frame 11 of `companion render --seed 7650036 --art cards --hands 1.0 --board-share
+    # 0.3-0.95` (640x480): a dark board on green felt, 80 chips, a hand over a corner; the
+    # outline runs into the hand and the frame's edge, and most cards are a ring or a C of
+    # white around a chip, too broken to count as card-sized blobs unless sized by their box
+    spec = frame_spec(
+        7650036,
+        11,
+        art="cards",
+        hands=1.0,
+        no_board=0.0,
+        size=None,
+        max_tilt=40.0,
+        lens=0.6,
+        board_share=(0.3, 0.95),
+    )
+    image, truth = render_frame(spec)
+    assert any(f.source == "broken-blobs" for f in locate_candidates(image, limit=3, deep=True))
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert confidently_wrong(reading, truth.cells) == []
+    cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / 10
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 0.3 * cell

@@ -71,6 +71,7 @@ LINK = 2.5  # blobs closer than this many blob sizes belong to one board (an arm
 SETTLE = True
 COARSE_PITCH_STEP = 0.5
 MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
+BROKEN_FILL = 0.3  # second look: a card broken by a chip fills this share of its box at least
 FAINT_EDGES = 0.3  # second look: edges also at this share of the usual thresholds
 SIDE_OUTLINES = 6  # second look: the largest outlines also simplified to 4 straight sides
 
@@ -207,11 +208,14 @@ def cell_candidates(grey: np.ndarray) -> list[np.ndarray]:
     return _quads_from_mask(merged, grey.size, cv2.RETR_EXTERNAL)
 
 
-def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
+def blob_candidates(grey: np.ndarray, broken: bool = False) -> list[np.ndarray]:
     """The playing area as the hull of a large cluster of similar bright blobs (cards, cells).
 
     Cards on a board and printed cells between grid lines both show as many bright blobs of
     about one size; the hull of their centres spans 9 of the 10 cells, so it is grown by 10/9.
+    With ``broken``, blobs are sized by their bounding box and need fill only a third of it:
+    a card with a chip on it is a ring or a C around the chip's dark disc (the second look,
+    for a board covered with chips).
     """
     h, w = grey.shape
     side = min(h, w)
@@ -222,14 +226,15 @@ def blob_candidates(grey: np.ndarray) -> list[np.ndarray]:
         )
         bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=4)
-        area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+        filled = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
         bw = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
         bh = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+        area = bw * bh if broken else filled
         cen = centres[1:]
         ok = (
-            (area >= 16)
+            (filled >= 16)
             & (area <= (side / 6) ** 2)
-            & (area >= 0.45 * bw * bh)
+            & (filled >= (BROKEN_FILL if broken else 0.45) * bw * bh)
             & (np.maximum(bw, bh) <= 3.5 * np.minimum(bw, bh))
         )
         if ok.sum() < 30:
@@ -665,6 +670,11 @@ def _coarse_fits(
         if extra < WIDE_DISC_CANDIDATES and _is_new(q, [o for o, _ in kept], tol):
             kept.append((q, src))
             extra += 1
+    if deep:
+        # a board covered with chips: its cards broken around them (on top of the others too)
+        for q in blob_candidates(grey, broken=True):
+            if _is_new(q, [o for o, _ in kept], tol):
+                kept.append((q, "broken-blobs"))
     coarse = []
     for q, src in kept:
         fits = grid_options_in_quad(grey, q, min_score) if deep else [fit_grid_in_quad(grey, q)]
