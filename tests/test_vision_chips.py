@@ -556,3 +556,56 @@ def test_a_dim_hand_over_a_cell_is_a_cover_though_some_printing_shows_through():
     assert symbols[3, 0] == "?" and why["pale_hand"][3, 0]
     assert symbols[6, 6] == "."
     assert set(chips.classify(dim, covers=False)[0][~chips.CORNERS].ravel()) == {"."}
+
+
+def test_per_cell_fractions_count_each_cells_inner_pixels():
+    rng = np.random.default_rng(3)
+    shape = chips.shape_for_aspect(1.5)  # landscape cells, unequal borders each way
+    h, w = 10 * shape.h, 10 * shape.w
+    masks = ((rng.random((3, h, w)) > 0.6) * 255).astype(np.uint8)
+    got = chips._per_cell_planes(masks, shape)
+    ix, iy = shape.inner_x, shape.inner_y
+    for k in range(3):
+        for r, c in ((0, 0), (4, 7), (9, 9)):
+            cell = masks[k, r * shape.h : (r + 1) * shape.h, c * shape.w : (c + 1) * shape.w]
+            want = (cell[iy:-iy, ix:-ix] > 0).mean()
+            assert abs(got[k, r, c] - want) < 1e-6
+    assert np.allclose(chips._per_cell(masks[1], shape), got[1])
+
+
+def test_colour_classes_are_the_hsv_boxes_of_the_profile():
+    from companion.vision.colour import HueBand, colour_masks
+
+    rng = np.random.default_rng(4)
+    hsv = np.dstack(
+        [
+            rng.integers(0, 180, (80, 80)),
+            rng.integers(0, 256, (80, 80)),
+            rng.integers(0, 256, (80, 80)),
+        ]
+    ).astype(np.uint8)
+
+    def box(band, s, v):  # a hue band (wrapping round red when lo > hi), least S and V
+        if band.lo <= band.hi:
+            return cv2.inRange(hsv, (band.lo, s, v), (band.hi, 255, 255))
+        return cv2.inRange(hsv, (band.lo, s, v), (180, 255, 255)) | cv2.inRange(
+            hsv, (0, s, v), (band.hi, 255, 255)
+        )
+
+    wrapped = ColourProfile(
+        chips={"B": HueBand(95, 125), "G": HueBand(172, 20), "R": HueBand(150, 168)}
+    )
+    for profile in (ColourProfile(), wrapped):
+        masks = colour_masks(None, profile, dark_max=100, hsv=hsv)
+        want = {
+            k: box(b, profile.min_saturation, profile.min_value) for k, b in profile.chips.items()
+        }
+        want["skin"] = box(profile.skin, 40, 80) & ~want["R"]
+        want["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, 100))
+        blue, green = profile.chips["B"], profile.chips["G"]
+        if green.lo <= green.hi < blue.lo <= blue.hi:  # green to blue, cyan included
+            want["pale_bg"] = cv2.inRange(hsv, (green.lo, 40, 45), (blue.hi, 255, 255))
+        else:
+            want["pale_bg"] = box(blue, 40, 45) | box(green, 40, 45)
+        for name, mask in want.items():
+            assert (masks[name] == mask).all(), name
