@@ -560,3 +560,15 @@ def test_a_board_the_vision_misses_for_a_moment_does_not_restart_the_window():
         (when, board), = settled(updates)  # fmt: skip
         assert board == chip and when == pytest.approx(settles_at)
         assert any(u.status == NO_BOARD for _, u in updates) is (lost_for > 0.5)
+
+
+def test_half_of_a_change_is_not_announced_while_its_cell_reads_the_old_value_for_a_moment():
+    """B1 and C1 both came with the hand; B1 reads empty again for 0.3 s just as C1 is
+    confirmed. B1 was first read blue in this still spell, so it counts as changing for a
+    window after: the board is announced once, with both chips (found by the property test)."""
+    tracker = BoardTracker(TrackerConfig(still_window=0.5), EMPTY)
+    feed(tracker, [(1.0, 0.0, EMPTY)])
+    both, wavering = board_with(B1="B", C1="B"), board_with(C1="B")
+    script = [(0.1, 0.3, None), (0.3, 0.0, both), (0.3, 0.0, wavering), (1.5, 0.0, both)]
+    updates = feed(tracker, script, start=1.0)
+    assert [board for _, board in settled(updates)] == [both]

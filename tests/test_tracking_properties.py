@@ -35,7 +35,9 @@ hold = st.fixed_dictionaries(
         "spot": st.booleans(),  # the flicker changes pixels: a spot as it comes and goes
         "flicker": st.one_of(
             st.none(),
-            st.tuples(st.integers(1, 12), st.integers(1, 3), cell, symbol),  # at, length, where
+            # at, length, where (None: on the first cell the hand changed, which may read '?'
+            # just before), wrong value
+            st.tuples(st.integers(1, 12), st.integers(1, 3), st.one_of(cell, st.none()), symbol),
         ),
     }
 )
@@ -60,16 +62,18 @@ def test_only_boards_held_still_are_announced(holds):
         t += 1
 
     for h in holds:
-        for _ in range(h["hand"]):
+        for _ in range(max(h["hand"], 1 if h["changes"] else 0)):  # no chip moves by itself
             frame(None, 0.5)
         board = with_cells(board, h["changes"])
         if not truth or truth[-1] != board:
             truth.append(board)
         doubted = with_cells(board, {where: "?" for where in h["changes"]})
-        for k in range(h["frames"]):
+        disturbed = max(h["doubt"], sum(h["flicker"][:2]) if h["flicker"] else 0)
+        for k in range(max(h["frames"], disturbed + 10)):  # steady for 1 s at least after
             cells, spot = (doubted if k < h["doubt"] else board), False
             if h["flicker"] is not None:
                 at, length, where, wrong = h["flicker"]
+                where = where or next(iter(h["changes"]), NON_CORNER[0])
                 if at <= k < at + length:
                     cells = with_cells(cells, {where: wrong})
                 spot = h["spot"] and k in (at, at + length)

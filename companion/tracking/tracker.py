@@ -98,6 +98,7 @@ class BoardTracker:
         self._last_readable: list[list[float | None]] = []  # last read that was not '?'
         self._candidate_reads: list[list[int]] = []
         self._unsettled_since: list[list[float]] = []  # when the cell last left its value
+        self._wavered_at: list[list[float | None]] = []  # see _changing
         self._announced: list[str] | None = None
         self._last_cells: list[str] | None = None
         self._overrides: dict[tuple[int, int], tuple[str, str]] = {}  # cell -> (misread, truth)
@@ -120,6 +121,7 @@ class BoardTracker:
         self._last_readable = [[None] * SIZE for _ in range(SIZE)]
         self._candidate_reads = [[0] * SIZE for _ in range(SIZE)]
         self._unsettled_since = [[0.0] * SIZE for _ in range(SIZE)]
+        self._wavered_at = [[None] * SIZE for _ in range(SIZE)]
         self._overrides = {}
         self._hidden = set()
         self._history = {}
@@ -216,6 +218,7 @@ class BoardTracker:
             for c in range(SIZE):
                 self._candidate[r][c] = None
                 self._candidate_reads[r][c] = 0
+                self._wavered_at[r][c] = None
 
     def rearm(self) -> None:
         """Announce the current board again at the next settle (e.g. after the expected changed)."""
@@ -320,14 +323,21 @@ class BoardTracker:
         """A cell is in the middle of a change (not one that has flickered for too long, nor
         one that turned unreadable before its change was confirmed: waiting for it could take
         for ever, e.g. under a glare spot, and would only delay the ruling of the rest)."""
-        patience = self.config.settle_patience
-        return any(
-            self._candidate[r][c] is not None
-            and (r, c) not in self._hidden
-            and timestamp - self._unsettled_since[r][c] < patience
-            for r in range(SIZE)
-            for c in range(SIZE)
-        )
+        patience, window = self.config.settle_patience, self.config.still_window
+
+        def unsettled(r: int, c: int) -> bool:
+            if (r, c) in self._hidden or timestamp - self._unsettled_since[r][c] >= patience:
+                return False
+            if self._candidate[r][c] is not None:
+                return True
+            # the cell read a new value first in this still spell (it came with the hand),
+            # then its old value again less than a window ago: it may be half of a change
+            # whose other half is confirmed now. (A flicker on a cell first read as it was
+            # is no such thing and holds nothing back.)
+            wavered = self._wavered_at[r][c]
+            return wavered is not None and timestamp - wavered < window
+
+        return any(unsettled(r, c) for r in range(SIZE) for c in range(SIZE))
 
     def _apply_overrides(self, cells: list[str]) -> list[str]:
         if not self._overrides:
@@ -354,6 +364,10 @@ class BoardTracker:
                 seen = row[c]
                 self._remember(r, c, seen, timestamp)
                 if seen == self._stable[r][c]:
+                    if self._candidate[r][c] is not None and (
+                        self._uncontested_since[r][c] == self._still_since
+                    ):  # its new value was the first read on it in this spell: see _changing
+                        self._wavered_at[r][c] = timestamp
                     self._candidate[r][c] = None
                     self._last_readable[r][c] = timestamp
                     continue
