@@ -688,6 +688,7 @@ def classify(
     else:
         solid_chip = np.zeros_like(is_chip)
     veiled = np.zeros_like(is_chip)
+    veil_signs = np.zeros_like(is_chip)
     if covers and feats.black is not None:
         # a veil of glare fades the lines between cells and the borders' colours with
         # everything else: where even the darkest ink or shading is lifted (printing and
@@ -717,7 +718,11 @@ def classify(
     if covers:
         # boundaries gone: a loose card, a hand; or a hand holding or reaching for a chip:
         # skin in the cell and foreign colours on its border (the chip seen may be in the hand)
-        causes["boundaries_gone"] = (feats.edges_missing >= EDGES_GONE) & ~veiled
+        gone = feats.edges_missing >= EDGES_GONE
+        # the veil's faded signs still warn the neighbours (a chip washed out beside them
+        # may read as thin ink): only the cell itself, showing what it holds, is read
+        veil_signs = veiled & (gone | causes["foreign_border"])
+        causes["boundaries_gone"] = gone & ~veiled
         causes["foreign_border"] &= ~veiled
         hand_at = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
@@ -844,7 +849,7 @@ def classify(
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
-    seed = occluded.copy()
+    seed = occluded | veil_signs
     if seed.ndim == 2:
         seed[CORNERS] = False  # the free corners' emblems are not covers
         causes["next_to_cover"] = np.zeros_like(occluded)
