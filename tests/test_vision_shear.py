@@ -6,18 +6,9 @@ import pytest
 
 from companion.commands.render import frame_spec
 from companion.render import render_frame
-from companion.vision.geometry import corner_error, screen_quad
+from companion.vision.geometry import corner_error, quad_at, screen_quad
 from companion.vision.locate import downscale, grid_along_boundaries
 from companion.vision.shear import AxisShear, axis_shear, grid_shear, unsheared_quad
-
-GRID = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
-
-
-def _moved(quad: np.ndarray, corners_in_cells) -> np.ndarray:
-    """The quad whose grid-unit corners are ``corners_in_cells`` in ``quad``'s grid."""
-    hom = cv2.getPerspectiveTransform(GRID, np.asarray(quad, np.float32))
-    pts = np.asarray(corners_in_cells, np.float32).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, hom).reshape(4, 2).astype(np.float64)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +41,7 @@ def test_columns_slanted_across_the_board_are_sheared_and_turned_back(board_fram
     # the top edge one cell to the right, the bottom edge one cell to the left: every column
     # line crosses two cards between the top and the bottom
     _, grey, quad = board_frame
-    sheared = _moved(quad, [[1, 0], [11, 0], [9, 10], [-1, 10]])
+    sheared = quad_at(quad, [[1, 0], [11, 0], [9, 10], [-1, 10]])
     cols, rows = grid_shear(grey, sheared)
     assert cols.sheared and not rows.sheared
     assert abs(abs(cols.shear) - 2.0) <= 0.25
@@ -60,13 +51,13 @@ def test_columns_slanted_across_the_board_are_sheared_and_turned_back(board_fram
 
 def test_rows_slanted_across_the_board_are_sheared(board_frame):
     _, grey, quad = board_frame
-    cols, rows = grid_shear(grey, _moved(quad, [[0, -1], [10, 1], [10, 11], [0, 9]]))
+    cols, rows = grid_shear(grey, quad_at(quad, [[0, -1], [10, 1], [10, 11], [0, 9]]))
     assert rows.sheared and not cols.sheared
 
 
 def test_a_sheared_grid_is_searched_again_along_the_boundaries(board_frame):
     image, grey, quad = board_frame
-    sheared = _moved(quad, [[1, 0], [11, 0], [9, 10], [-1, 10]])
+    sheared = quad_at(quad, [[1, 0], [11, 0], [9, 10], [-1, 10]])
     small, scale = downscale(image)
     turned = grid_along_boundaries(
         cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale, grey, sheared, grid_shear(grey, sheared)
@@ -82,9 +73,9 @@ def test_a_grid_spanning_eleven_or_nine_of_the_boards_cells_has_the_wrong_pitch(
     _, grey, quad = board_frame
     assert not any(a.wrong_pitch for a in grid_shear(grey, quad))
     for corners in ([[0, 0], [11, 0], [11, 11], [0, 11]], [[0, 0], [9, 0], [9, 9], [0, 9]]):
-        assert all(a.wrong_pitch for a in grid_shear(grey, _moved(quad, corners)))
+        assert all(a.wrong_pitch for a in grid_shear(grey, quad_at(quad, corners)))
     # eleven cells wide, ten high: only the column lines are off
-    cols, rows = grid_shear(grey, _moved(quad, [[-0.5, 0], [10.5, 0], [10.5, 10], [-0.5, 10]]))
+    cols, rows = grid_shear(grey, quad_at(quad, [[-0.5, 0], [10.5, 0], [10.5, 10], [-0.5, 10]]))
     assert cols.wrong_pitch and not rows.wrong_pitch
 
 

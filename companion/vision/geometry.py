@@ -80,6 +80,12 @@ def apply_homography(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     return homog[:, :2] / homog[:, 2:3]
 
 
+def quad_at(quad: np.ndarray, corners_in_cells: np.ndarray) -> np.ndarray:
+    """The quad whose corners lie at ``corners_in_cells`` (4 points in grid units: (0, 0) is
+    the grid's TL corner, (10, 10) its BR) of the 10x10 grid ``quad`` (TL, TR, BR, BL)."""
+    return apply_homography(homography(rect_points(10, 10), quad), corners_in_cells)
+
+
 def quad_area(quad: np.ndarray) -> float:
     """Area of a simple polygon (shoelace)."""
     p = np.asarray(quad, dtype=np.float64).reshape(-1, 2)

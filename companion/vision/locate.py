@@ -135,10 +135,19 @@ def quad_from_longest_sides(poly: np.ndarray) -> np.ndarray | None:
 def edge_map(grey: np.ndarray, strength: float = 1.0) -> np.ndarray:
     """Canny edges (thresholds from the frame's median brightness, times ``strength``),
     thickened to close gaps."""
+    return edge_maps(grey, (strength,))[0]
+
+
+def edge_maps(grey: np.ndarray, strengths: tuple[float, ...]) -> list[np.ndarray]:
+    """:func:`edge_map` at each of ``strengths``, blurring the frame once."""
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(blur)) * strength
-    edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0 * strength, 1.33 * med * 0.66))
-    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    median = float(np.median(blur))
+    maps = []
+    for strength in strengths:
+        med = median * strength
+        edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0 * strength, 1.33 * med * 0.66))
+        maps.append(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    return maps
 
 
 def outline_candidates(grey: np.ndarray, edges: np.ndarray | None = None) -> list[np.ndarray]:
@@ -217,47 +226,63 @@ def blob_candidates(grey: np.ndarray, broken: bool = False) -> list[np.ndarray]:
     a card with a chip on it is a ring or a C around the chip's dark disc (the second look,
     for a board covered with chips).
     """
+    return blob_candidate_sets(grey, (broken,))[0]
+
+
+def blob_candidate_sets(grey: np.ndarray, modes: tuple[bool, ...]) -> list[list[np.ndarray]]:
+    """:func:`blob_candidates` for each ``broken`` mode of ``modes``, segmenting the frame once
+    per block size for all of them."""
     h, w = grey.shape
     side = min(h, w)
-    quads = []
+    found: list[list[np.ndarray]] = [[] for _ in modes]
     for block in ((side // 16) | 1, (side // 40) | 1):
         bright = cv2.adaptiveThreshold(
             grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(block, 7), -3
         )
         bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        n, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=4)
-        filled = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-        bw = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
-        bh = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-        area = bw * bh if broken else filled
-        cen = centres[1:]
-        ok = (
-            (filled >= 16)
-            & (area <= (side / 6) ** 2)
-            & (filled >= (BROKEN_FILL if broken else 0.45) * bw * bh)
-            & (np.maximum(bw, bh) <= 3.5 * np.minimum(bw, bh))
-        )
-        if ok.sum() < 30:
+        _, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=4)
+        for quads, broken in zip(found, modes, strict=True):
+            quads.extend(_blob_cluster_quads(stats[1:], centres[1:], side, broken))
+    return found
+
+
+def _blob_cluster_quads(
+    stats: np.ndarray, cen: np.ndarray, side: int, broken: bool
+) -> list[np.ndarray]:
+    """The quads around the first large cluster of like-sized blobs (components' ``stats`` and
+    centres ``cen``), or none: one cluster of blobs of one size per block size."""
+    filled = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    bw = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    bh = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    area = bw * bh if broken else filled
+    ok = (
+        (filled >= 16)
+        & (area <= (side / 6) ** 2)
+        & (filled >= (BROKEN_FILL if broken else 0.45) * bw * bh)
+        & (np.maximum(bw, bh) <= 3.5 * np.minimum(bw, bh))
+    )
+    if ok.sum() < 30:
+        return []
+    la = np.log(area[ok])
+    for mode in _common_sizes(la, area[ok]):
+        keep = np.flatnonzero(ok)[np.abs(la - mode) <= np.log(1.8)]
+        if len(keep) < 30:
             continue
-        la = np.log(area[ok])
-        for mode in _common_sizes(la, area[ok]):
-            keep = np.flatnonzero(ok)[np.abs(la - mode) <= np.log(1.8)]
-            if len(keep) < 30:
-                continue
-            pts = cen[keep]
-            size = np.sqrt(np.median(area[keep]))
-            cluster = _largest_cluster(pts, LINK * size)
-            if len(cluster) < 30:
-                continue
-            hull = cv2.convexHull(pts[cluster].astype(np.float32))
-            # the hull's sides (keeps perspective) and the smallest rotated rectangle (robust
-            # to a ragged hull); the grid fit decides which is better
-            for q in (quad_from_contour(hull), order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))):
-                if q is not None:
-                    centre = q.mean(axis=0)
-                    quads.append(order_quad(centre + (q - centre) * (10 / 9)))
-            break  # one cluster of blobs of one size per block size
-    return quads
+        pts = cen[keep]
+        size = np.sqrt(np.median(area[keep]))
+        cluster = _largest_cluster(pts, LINK * size)
+        if len(cluster) < 30:
+            continue
+        hull = cv2.convexHull(pts[cluster].astype(np.float32))
+        # the hull's sides (keeps perspective) and the smallest rotated rectangle (robust
+        # to a ragged hull); the grid fit decides which is better
+        quads = []
+        for q in (quad_from_contour(hull), order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))):
+            if q is not None:
+                centre = q.mean(axis=0)
+                quads.append(order_quad(centre + (q - centre) * (10 / 9)))
+        return quads
+    return []
 
 
 def _common_sizes(log_area: np.ndarray, area: np.ndarray) -> list[float]:
@@ -592,7 +617,7 @@ def grid_along_boundaries(
     """A located grid whose lines run slanted across the board's boundaries (``shear``, from
     :func:`companion.vision.shear.grid_shear`), searched again in the quad turned to run
     along them: (refined grid, share of its lines explained, grid score), or None when no
-    clear, unsheared grid is found there. ``grey`` is the working copy (``scale`` times the
+    clear, unsheared grid at the board's pitch is found there. ``grey`` is the working copy (``scale`` times the
     frame), ``full`` the grey frame."""
     turned = unsheared_quad(grid, *shear) * scale
     fit = fit_grid_in_quad(grey, turned)
@@ -626,12 +651,15 @@ def _coarse_fits(
     candidates of each source in turn, so one source's many outlines cannot crowd out another's.
     With the working copy in ``colour`` (BGR), outlines are also looked for in its saturation:
     a grey board on a wooden table, as bright as the wood, still differs in colour."""
-    edges = edge_map(grey)  # shared by every outline source below
+    # shared by every outline source below (the deep look's fainter edges too)
+    edges, *fainter = edge_maps(grey, (1.0, FAINT_EDGES) if deep else (1.0,))
     per_source = [
         [(q, "outline") for q in outline_candidates(grey, edges)],
         [(q, "cells") for q in cell_candidates(grey)],
-        [(q, "blobs") for q in blob_candidates(grey)],
     ]
+    # the deep look also takes cards broken around their chips (segmented once for both)
+    blobs, *broken_blobs = blob_candidate_sets(grey, (False, True) if deep else (False,))
+    per_source.append([(q, "blobs") for q in blobs])
     if colour is not None:
         saturation = cv2.cvtColor(colour, cv2.COLOR_BGR2HSV)[:, :, 1]
         per_source.insert(1, [(q, "colour-outline") for q in outline_candidates(saturation)])
@@ -642,7 +670,7 @@ def _coarse_fits(
         per_source.append([(q, "straight-sides") for q in straight_side_candidates(grey, edges)])
         # a bright frame (a white table, glare) sets the edge thresholds too high for a grey
         # board's outer edge: its outline and straight sides among fainter edges too
-        faint = edge_map(grey, FAINT_EDGES)
+        faint = fainter[0]
         per_source.append([(q, "faint-outline") for q in outline_candidates(grey, faint)])
         per_source.append(
             [(q, "faint-straight-sides") for q in straight_side_candidates(grey, faint)]
@@ -672,7 +700,7 @@ def _coarse_fits(
             extra += 1
     if deep:
         # a board covered with chips: its cards broken around them (on top of the others too)
-        for q in blob_candidates(grey, broken=True):
+        for q in broken_blobs[0]:
             if _is_new(q, [o for o, _ in kept], tol):
                 kept.append((q, "broken-blobs"))
     coarse = []

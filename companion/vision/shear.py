@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.geometry import rect_points
+from companion.vision.geometry import quad_at, rect_points
 
 CELL_PX = 16  # the grid is straightened to cells of this many pixels each way
 BAND_KEEP = 0.6  # the middle share of each band's rows (the boundaries across it left out)
@@ -69,21 +69,14 @@ class AxisShear:
         return self.off_pitch >= OFF_PITCH_LEVEL and self.off_pitch >= OFF_PITCH_RATIO * self.best
 
 
-def straightened_grey(grey: np.ndarray, quad: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
-    """The grid quad (TL, TR, BR, BL, image pixels) of a grey frame warped to 10x10 square cells."""
-    side = 10 * cell_px
+def straightened_grey(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The grid quad (TL, TR, BR, BL, image pixels) of a grey frame warped to 10x10 square cells
+    of ``CELL_PX`` pixels (point-sampled: the boundaries' gradients need no finer look)."""
+    side = 10 * CELL_PX
     hom = cv2.getPerspectiveTransform(
         np.asarray(quad, np.float32).reshape(4, 2), rect_points(side, side).astype(np.float32)
     )
-    return cv2.warpPerspective(grey, hom, (side, side), flags=cv2.INTER_AREA)
-
-
-def band_coefficients(straight: np.ndarray, cycles: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
-    """Per band, the complex Fourier coefficient at ``cycles`` across the grid of its median
-    gradient profile (normalised by the profile's sum), for the column lines (bands = cell
-    rows) and the row lines (bands = cell columns) of a straightened grid image (10 cells
-    each way)."""
-    return tuple(_coefficients(p, cycles) for p in band_profiles(straight))
+    return cv2.warpPerspective(grey, hom, (side, side), flags=cv2.INTER_LINEAR)
 
 
 def _coefficients(profile: np.ndarray, cycles: float) -> np.ndarray:
@@ -153,13 +146,10 @@ def unsheared_quad(quad: np.ndarray, cols: AxisShear, rows: AxisShear) -> np.nda
     is unknown by whole cells, so this is a candidate for the grid search, not a grid)."""
     du = (cols.offset, cols.shear) if cols.sheared else (0.0, 0.0)
     dv = (rows.offset, rows.shear) if rows.sheared else (0.0, 0.0)
-    corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
+    corners = rect_points(10, 10)
     # in grid units: column line k runs at u = k + offset + shear * (v - 5) / 10
     moved = corners + np.stack(
         [du[0] + du[1] * (corners[:, 1] - 5) / 10, dv[0] + dv[1] * (corners[:, 0] - 5) / 10],
         axis=1,
     )
-    hom = cv2.getPerspectiveTransform(
-        corners.astype(np.float32), np.asarray(quad, np.float32).reshape(4, 2)
-    )
-    return cv2.perspectiveTransform(moved.reshape(-1, 1, 2).astype(np.float32), hom).reshape(4, 2)
+    return quad_at(quad, moved)
