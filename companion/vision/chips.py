@@ -757,16 +757,14 @@ def classify(
             (best_sym == "R") & (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
         )
         if inkish.sum() >= 12:
-            # the upper part: a board prints thin red text and solid hearts alike
-            ink_raw = max(ink_raw, 1.2 * float(np.percentile(raw_best[inkish], 80)))
-            ink_solidity = max(
-                ink_solidity, min(SOLIDITY_MIN, float(np.percentile(solidity[inkish], 80)) + 0.05)
-            )
+            # the upper part: a board prints thin red text and solid hearts alike (one
+            # percentile call for the three measures: the same values, a third of the cost)
+            upper = np.percentile(np.stack([raw_best, solidity, best])[:, inkish], 80, axis=1)
+            ink_raw = max(ink_raw, 1.2 * float(upper[0]))
+            ink_solidity = max(ink_solidity, min(SOLIDITY_MIN, float(upper[1]) + 0.05))
             # bold symbols keep more of their colour through the erosion than thin strokes:
             # as much as this board's own ink keeps is ink (never as much as a chip keeps)
-            ink_best = float(
-                np.clip(1.2 * np.percentile(best[inkish], 80), CHIP_MIN, INK_ERODED_MAX)
-            )
+            ink_best = float(np.clip(1.2 * upper[2], CHIP_MIN, INK_ERODED_MAX))
     red = best_sym == "R"  # printed ink is red or black, never blue or green
     washed_tint = np.zeros_like(red)
     if feats.tinted_blob is not None:
