@@ -155,6 +155,17 @@ def test_a_settled_board_is_rechecked_slowly_until_something_moves():
     assert tracker.wants_reading(2.9, 0.0)  # confirmed at the fast rate
 
 
+def test_a_spot_is_looked_at_quickly_but_camera_noise_is_not():
+    config = TrackerConfig(still_window=0.2, read_interval=0.1, settled_interval=1.0)
+    tracker = BoardTracker(config, EMPTY)
+    feed(tracker, [(0.3, 0.0, EMPTY)])
+    assert tracker.status == STILL
+    noise = config.motion_threshold / 2  # a few noisy pixels, all on the board
+    assert not tracker.wants_reading(0.5, noise, spot=True)
+    flicker = config.motion_threshold * 3  # one chip-sized change on the board
+    assert tracker.wants_reading(0.5, flicker, spot=True)
+
+
 def test_accept_and_rearm_control_announcements():
     tracker = BoardTracker(TrackerConfig(still_window=0.1, min_reads=1), EMPTY)
     after = board_with(D4="B")

@@ -62,8 +62,11 @@ def motion_score(
     """Share (0..1) of small-grey pixels that changed by more than ``PIXEL_THRESHOLD``, counting
     only pixels inside ``mask`` (same shape, non-zero = watched) when one is given."""
     diff = change(previous, current, mask)
-    if diff is None:
-        return 1.0
+    return 1.0 if diff is None else moving_share(diff)
+
+
+def moving_share(diff: np.ndarray) -> float:
+    """Share (0..1) of the pixels of a :func:`change` image that moved (``PIXEL_THRESHOLD``)."""
     return float(np.count_nonzero(diff > PIXEL_THRESHOLD)) / diff.size
 
 
@@ -140,7 +143,7 @@ class MotionMeter:
         self._previous = current
         if diff is None:
             return Motion(1.0)
-        score = float(np.count_nonzero(diff > PIXEL_THRESHOLD)) / diff.size
+        score = moving_share(diff)
         if region is None or score == 0.0:
             return Motion(score)
         scale = np.array([current.shape[1] / image.shape[1], current.shape[0] / image.shape[0]])

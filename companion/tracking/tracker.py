@@ -237,7 +237,9 @@ class BoardTracker:
             NO_BOARD: self.config.no_board_interval,
             STILL: self.config.settled_interval,
         }.get(self.status, self.config.read_interval)
-        if spot or self._pending():  # a cell is changing: see and confirm it quickly
+        # a cell is changing: see and confirm it quickly (a spot counts only as motion does: a
+        # few noisy pixels on the board must not make a settled board read ten times as often)
+        if self._pending() or (spot and motion > self.config.motion_threshold):
             interval = self.config.read_interval
         return last is None or timestamp - last >= interval - 1e-9
 
