@@ -14,6 +14,7 @@ transaction each, so a restarted session resumes the unfinished game exactly.
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
@@ -49,7 +50,7 @@ from companion.tracking import (
     interpret,
     interpret_catch_up,
 )
-from companion.tracking.catch_up import seen_in_order
+from companion.tracking.catch_up import emptied_between, seen_in_order
 from companion.vision.reading import COLOR_OF_SYMBOL, BoardReading
 
 DEFAULT_SETUP = {
@@ -134,6 +135,7 @@ class GameSession:
         self._unseen_since_move: set[Cell] = set()
         # cells that differed from the game's board on any board settled since the last move
         self._changed_since_move: set[Cell] = set()
+        self._ruled_at = -math.inf  # camera time of the last ruling (-inf: none since a start)
         self._latest: Frame | None = None
         self._latest_reading: BoardReading | None = None
         self._settled_frame: np.ndarray | None = None  # camera frame of the last matching board
@@ -382,7 +384,7 @@ class GameSession:
 
     def _on_settled(self, board: list[str], frame: Frame) -> None:
         game = self.game
-        change = BoardChange.between(game.board_strings(), board)
+        change = self._change_to(board)
         declared = self._declared
         just_cleared = None if declared else self._just_cleared
         meaning = interpret(change, game.color_to_move, just_cleared)
@@ -438,6 +440,15 @@ class GameSession:
             move = Move.board_remove(game.color_to_move, cell)
         self._push(move, frame)
 
+    def _change_to(self, board: list[str]) -> BoardChange:
+        """How ``board`` differs from the game's; a chip read gone on a board settled since
+        the last move and now of another colour is a replaced chip, not a misread."""
+        expected = self.game.board_strings()
+        emptied = emptied_between(
+            expected, board, self._changed_since_move, self.tracker, self._ruled_at
+        )
+        return BoardChange.between(expected, board, emptied)
+
     def _removes_own_chip(self, meaning) -> bool:
         """A chip of the side to move is gone: never a legal move, but the sign of a move the
         camera missed when cells could not be read (the other side's removal came after it)."""
@@ -449,12 +460,14 @@ class GameSession:
     def _keeping_unseen(self, corrected: Cell):
         """Rule a move inside the block without forgetting what was known of the board's
         unseen cells (a ruled move forgets it: :meth:`_forget_unseen`), as the rest of the
-        board still holds; ``corrected`` is no longer a cell that changed."""
+        board still holds, and so does the time of the last ruling before it; ``corrected``
+        is no longer a cell that changed."""
         kept = (
             self._unseen_since_move,
             self._unseen_now,
             self._after_gap,
             self._changed_since_move - {corrected},
+            self._ruled_at,
         )
         self._changed_since_move = set()
         try:
@@ -465,6 +478,7 @@ class GameSession:
                 self._unseen_now,
                 self._after_gap,
                 self._changed_since_move,
+                self._ruled_at,
             ) = kept
 
     def _unseen_cells(self) -> set[Cell]:
@@ -488,7 +502,7 @@ class GameSession:
         if glimpses:
             boards.append((_with_cells(board, glimpses), glimpses))
         for candidate, glimpsed in boards:
-            change = BoardChange.between(game.board_strings(), candidate)
+            change = self._change_to(candidate)
             plan = interpret_catch_up(
                 change,
                 _turn_colors(game),
@@ -560,6 +574,7 @@ class GameSession:
         )
         ruling_json = {**ruling_json, "id": ruling_id}
         self._rulings.append(ruling_json)
+        self._ruled_at = self._latest.timestamp if self._latest is not None else -math.inf
         if ruling.legal:
             self._declared = None
             self._forget_unseen()

@@ -228,6 +228,49 @@ def test_a_colour_change_is_ignored_as_a_misread():
     assert both.kind == PLACE and both.cell == (2, 2) and both.ignored == ("E5",)
 
 
+def test_a_chip_read_gone_and_back_in_another_colour_is_two_moves_not_a_misread():
+    """C8's green chip was read gone, then a blue chip lay there: blue's removal and a later
+    placement, which one move cannot explain nor a catch-up order (issue 4)."""
+    before, after = board_with(C8="G"), board_with(C8="B", G2="G")
+    c8 = parse_cell("C8")
+    change = BoardChange.between(before, after, emptied={c8})
+    assert [ch.is_replaced for ch in change.changes] == [False, True]  # G2 first (row 2)
+    alone = interpret(BoardChange.between(before, board_with(C8="B"), emptied={c8}), "blue")
+    assert alone.kind == MISMATCH and alone.cells == ("C8",)
+    assert "green chip on C8 was taken off and a blue chip put there" in alone.reason
+    both = interpret(change, "green")
+    assert both.kind == MISMATCH and set(both.cells) == {"C8", "G2"}
+    assert interpret_catch_up(change, ["green", "blue"]) is None
+    # without the empty read in between it stays a misread colour, ignored
+    assert interpret(BoardChange.between(before, after), "green").kind == PLACE
+
+
+def test_a_cell_was_emptied_only_by_a_run_of_empty_reads_after_its_chip_and_the_last_ruling():
+    from companion.tracking.catch_up import emptied_between
+
+    game, now = board_with(C8="G", D4="B"), board_with(C8="B", D4="G")
+    c8, d4 = parse_cell("C8"), parse_cell("D4")
+    tracker = BoardTracker()
+    tracker.restore_history(
+        {
+            c8: [("G", 1.0, 2.0), (".", 3.0, 4.0), ("B", 5.0, 6.0)],
+            d4: [("B", 1.0, 4.0), ("G", 5.0, 6.0)],  # never read empty: a misread colour
+        }
+    )
+    both = {c8, d4}
+    assert emptied_between(game, now, both, tracker) == {c8}
+    assert emptied_between(game, now, {d4}, tracker) == set()  # C8 not changed on a board
+    # a ruling at 3.5 (an illegal removal of C8) already ruled on that empty run
+    assert emptied_between(game, now, both, tracker, since=3.5) == set()
+    assert emptied_between(game, now, both, tracker, since=2.5) == {c8}
+    # a chip whose colour was never read keeps the benefit of the doubt
+    unread = BoardTracker()
+    unread.restore_history({c8: [(".", 3.0, 4.0), ("B", 5.0, 6.0)]})
+    assert emptied_between(game, now, both, unread) == set()
+    # an empty cell now, or the game's own colour, is no replaced chip
+    assert emptied_between(game, board_with(C8=".", D4="B"), both, tracker) == set()
+
+
 def test_no_change_means_nothing_to_do():
     assert interpret(BoardChange.between(EMPTY, EMPTY), "blue").kind == NONE
     assert not BoardChange.between(EMPTY, EMPTY)

@@ -3,7 +3,8 @@
 :func:`~companion.tracking.changes.interpret_catch_up` lists the orders in which a board's
 changes fit the next turns; :func:`seen_in_order` judges one such order against what the
 camera saw and when (the tracker's per-cell read history), so that only an order the camera
-cannot contradict is ruled.
+cannot contradict is ruled. :func:`emptied_between` tells a chip taken off and another put
+there (two moves) from a misread colour.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Protocol
 
 from companion.cells import Cell
 from companion.tracking.changes import BoardChange, Interpretation
+from companion.vision.reading import COLOR_OF_SYMBOL, EMPTY
 
 
 class ReadHistory(Protocol):
@@ -63,3 +65,32 @@ def seen_in_order(
             if appeared is not None and old_seen >= appeared:
                 return False
     return True
+
+
+def emptied_between(
+    expected: list[str],
+    board: list[str],
+    changed: Collection[Cell],
+    reads: ReadHistory,
+    since: float = -math.inf,
+) -> set[Cell]:
+    """Cells of ``changed`` (cells that differed from the game on a board settled since the
+    last move) whose chip now reads another colour than the game's, and that were read empty
+    in a run of reads that began after the game's colour was last read there and after
+    ``since`` (the last ruling, which may have ruled on that empty cell: an illegal removal
+    whose chip goes back): the chip was taken off and another put there, two moves, not a
+    misread colour. A cell whose game colour was never read keeps the benefit of the doubt."""
+    found = set()
+    for cell in changed:
+        r, c = cell
+        before, after = expected[r][c], board[r][c]
+        if before not in COLOR_OF_SYMBOL or after not in COLOR_OF_SYMBOL or before == after:
+            continue
+        shown = reads.last_read(cell, before)
+        if shown is None:
+            continue
+        start = max(shown, since)
+        gone = reads.first_read_since(cell, EMPTY, start)
+        if gone is not None and gone > start:  # a run begun later, not one going on at start
+            found.add(cell)
+    return found

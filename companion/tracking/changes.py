@@ -2,7 +2,9 @@
 
 ``BoardChange.between(expected, seen)`` lists the cells that differ. ``interpret`` applies the
 referee's state as a prior: a turn adds one chip of the side to move or removes one chip; chips
-do not change colour (a colour change is a misread and is ignored); corners never hold chips.
+do not change colour (a colour change is a misread and is ignored, unless the cell was read
+empty in between: then a chip was taken off and another put there, two moves that the
+caller must not rule as one); corners never hold chips.
 Anything else is a mismatch that names the cells, and the game waits for the table to fix it.
 ``interpret_catch_up`` is the one exception, for moves the camera could not see one by one:
 several changes (placements and removals) that fit the next turns in exactly one order.
@@ -10,7 +12,7 @@ several changes (placements and removals) that fit the next turns in exactly one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 
@@ -28,6 +30,9 @@ class CellChange:
     cell: Cell
     before: str  # symbol the game expects: . B G R
     after: str  # symbol on the settled board
+    # the cell was read empty in between: a chip taken off and one of another colour put
+    # there (two moves), not a misread colour
+    emptied: bool = False
 
     @property
     def name(self) -> str:
@@ -43,6 +48,16 @@ class CellChange:
 
     @property
     def is_recolored(self) -> bool:
+        """The chip seems to have changed colour: a misread (chips do not change colour)."""
+        return self._both_chips and not self.emptied
+
+    @property
+    def is_replaced(self) -> bool:
+        """The chip was read gone, and now one of another colour lies there: two changes."""
+        return self._both_chips and self.emptied
+
+    @property
+    def _both_chips(self) -> bool:
         return self.before in COLOR_OF_SYMBOL and self.after in COLOR_OF_SYMBOL
 
     def describe(self) -> str:
@@ -50,6 +65,11 @@ class CellChange:
             return f"a {COLOR_OF_SYMBOL[self.after]} chip appeared on {self.name}"
         if self.is_removed:
             return f"the {COLOR_OF_SYMBOL[self.before]} chip on {self.name} is gone"
+        if self.is_replaced:
+            return (
+                f"the {COLOR_OF_SYMBOL[self.before]} chip on {self.name} was taken off and a "
+                f"{COLOR_OF_SYMBOL[self.after]} chip put there"
+            )
         if self.is_recolored:
             return (
                 f"{self.name} reads {COLOR_OF_SYMBOL[self.after]}, "
@@ -65,14 +85,18 @@ class BoardChange:
     changes: tuple[CellChange, ...]
 
     @classmethod
-    def between(cls, expected: list[str], seen: list[str]) -> BoardChange:
+    def between(
+        cls, expected: list[str], seen: list[str], emptied: Collection[Cell] = ()
+    ) -> BoardChange:
+        """The differing cells; a cell in ``emptied`` whose chip reads another colour was read
+        empty in between (see :func:`~companion.tracking.catch_up.emptied_between`)."""
         found = []
         for r in range(SIZE):
             for c in range(SIZE):
                 if (r, c) in CORNERS:
                     continue
                 if expected[r][c] != seen[r][c]:
-                    found.append(CellChange((r, c), expected[r][c], seen[r][c]))
+                    found.append(CellChange((r, c), expected[r][c], seen[r][c], (r, c) in emptied))
         return cls(tuple(found))
 
     def __bool__(self) -> bool:
@@ -163,8 +187,11 @@ def interpret(
         return Interpretation(PLACE, color=color, cell=only.cell, ignored=ignored)
     if only.is_removed:
         return Interpretation(REMOVE, color=color_to_move, cell=only.cell, ignored=ignored)
-    return Interpretation(  # pragma: no cover - symbols outside .BGR are filtered upstream
-        MISMATCH, cells=(only.name,), reason=only.describe(), ignored=ignored
+    return Interpretation(  # a replaced chip: symbols outside .BGR are filtered upstream
+        MISMATCH,
+        cells=(only.name,),
+        reason=f"{only.describe()}: two moves, and one move changes one cell",
+        ignored=ignored,
     )
 
 
@@ -185,7 +212,8 @@ def interpret_catch_up(
     removal of another side's chip. The changes (2 to ``MAX_CATCH_UP``) are accepted only when
     exactly one order of them fits the turns and ``acceptable`` (the caller's check of each
     candidate order against what it saw when), so the order of the moves is known. A colour
-    change is ignored as a misread, as in :func:`interpret`. Returns the moves in turn order,
+    change is ignored as a misread, as in :func:`interpret`; a replaced chip (read empty in
+    between) is never caught up. Returns the moves in turn order,
     or ``None`` (the usual mismatch). A chip on ``just_cleared`` (the cell a one-eyed jack just
     emptied) is never accepted.
     """
@@ -193,7 +221,7 @@ def interpret_catch_up(
     if len(real) < 2 or len(real) > MAX_CATCH_UP or not turn_colors:
         return None
     if not all(ch.is_added or ch.is_removed for ch in real):
-        return None  # pragma: no cover - symbols outside .BGR are filtered upstream
+        return None  # a replaced chip: when its two moves came is not known
     if just_cleared is not None and any(ch.cell == just_cleared for ch in real):
         return None
     colors = [turn_colors[k % len(turn_colors)] for k in range(len(real))]
