@@ -574,7 +574,7 @@ def test_per_cell_fractions_count_each_cells_inner_pixels():
 
 
 def test_colour_classes_are_the_hsv_boxes_of_the_profile():
-    from companion.vision.colour import HueBand, colour_masks
+    from companion.vision.colour import CLASSES, HueBand, class_mask, colour_code
 
     rng = np.random.default_rng(4)
     hsv = np.dstack(
@@ -596,7 +596,8 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
         chips={"B": HueBand(95, 125), "G": HueBand(172, 20), "R": HueBand(150, 168)}
     )
     for profile in (ColourProfile(), wrapped):
-        masks = colour_masks(None, profile, dark_max=100, hsv=hsv)
+        code = colour_code(hsv, profile, 100)
+        masks = {name: class_mask(code, name) for name in CLASSES}
         want = {
             k: box(b, profile.min_saturation, profile.min_value) for k, b in profile.chips.items()
         }

@@ -534,14 +534,14 @@ def measure(
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
     img, whites = normalise(grid_bgr, cache)
-    dark_max = None  # measured on this picture, or kept with the light by a fixed camera
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    if cache is not None:
+    # the darkest ink level: measured on this picture, or kept with the light by a fixed camera
+    if cache is None:
+        dark_max = dark_level(hsv)
+    else:
         if fresh or cache.dark_max is None:
             cache.dark_max = dark_level(hsv)
         dark_max = cache.dark_max
-    if dark_max is None:
-        dark_max = dark_level(hsv)
     code = colour_code(hsv, profile, dark_max)
     # every mask counted per cell is written straight into one stack, counted at once
     planes = np.empty((len(COUNTED) + len(ERODED), *grid_bgr.shape[:2]), np.uint8)
@@ -596,10 +596,6 @@ def measure(
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
-    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX).any():
-        # only a board with covered-looking cells pays for the look at a veil of glare
-        feats.black = cell_blacks(grey, shape)
-        feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
@@ -614,6 +610,12 @@ def measure(
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
         feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX).any():
+        # only a board with covered-looking cells pays for the look at a veil of glare
+        feats.black = cell_blacks(grey, shape)
+        feats.veil_tint = feats.tinted_blob
+        if feats.veil_tint is None:
+            feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
     return feats
 
 

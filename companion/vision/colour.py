@@ -117,21 +117,6 @@ CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg")  # bit k of a colour code: 
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
 
 
-def colour_masks(
-    bgr: np.ndarray,
-    profile: ColourProfile,
-    dark_max: int | None = None,
-    hsv: np.ndarray | None = None,
-) -> dict[str, np.ndarray]:
-    """uint8 masks (0/255) per chip colour, plus ``skin`` (not red), ``dark`` (black ink,
-    shadows, at or below ``dark_max``, by default :func:`dark_level` of this picture) and
-    ``pale_bg`` (blue or green however pale). ``hsv``: the picture already converted to HSV,
-    if at hand. The per-frame reading uses :func:`colour_code` and :func:`class_mask`."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
-    code = colour_code(hsv, profile, dark_level(hsv) if dark_max is None else dark_max)
-    return {name: class_mask(code, name) for name in CLASSES}
-
-
 def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.ndarray:
     """Every pixel's colour classes as bits (bit k: ``CLASSES[k]``), uint8.
 
@@ -148,10 +133,10 @@ def class_mask(code: np.ndarray, name: str, out: np.ndarray | None = None) -> np
     """The 0/255 mask of one class (a ``CLASSES`` name) from a :func:`colour_code`, written
     into ``out`` if given. ``skin`` leaves out red pixels (an orange chip edge is red's, not
     a hand's)."""
-    if name == "skin":
-        skin = class_mask(code, "skin_any")
-        return cv2.bitwise_and(skin, cv2.bitwise_not(class_mask(code, "R")), dst=out)
-    bit = 1 << CLASSES.index("skin" if name == "skin_any" else name)
+    if name == "skin":  # the skin bit set and the red bit not, in one test
+        skin, red = 1 << CLASSES.index("skin"), 1 << CLASSES.index("R")
+        return cv2.compare(cv2.bitwise_and(code, skin | red), skin, cv2.CMP_EQ, dst=out)
+    bit = 1 << CLASSES.index(name)
     return cv2.compare(cv2.bitwise_and(code, bit), 0, cv2.CMP_GT, dst=out)
 
 
