@@ -17,11 +17,14 @@ from companion.render.game_video import (
     PUT_BACK,
     REMOVE,
     Step,
+    Timeline,
+    Timing,
     TruthReader,
     check_script,
     demo_script,
     demo_spec,
     game_frames,
+    script_frames,
     script_record,
 )
 from companion.session import GameSession
@@ -64,6 +67,18 @@ def test_scripts_are_checked_before_rendering():
         check_script([Step(PLACE, "purple", "B2")])
     kinds = {s.kind for s in demo_script()}
     assert kinds == {PLACE, REMOVE, PUT_BACK, HOVER, MISREAD}
+
+
+def test_an_illegal_removal_is_put_back_with_the_chip_it_took():
+    # blue's locked C1 is taken off by green and put back: the blue chip, not a green one
+    boards = [
+        cells
+        for cells, _ in script_frames(demo_spec(), demo_script(), Timing(), 15.0, Timeline(15.0))
+    ]
+    c1 = [board[0][2] for board in boards]
+    assert "." in c1[c1.index("B") :]  # taken off after blue placed it
+    assert set(c1[c1.index("B") :]) == {"B", "."}  # and only ever blue again
+    assert c1[-1] == "B"
 
 
 def test_demo_record_matches_its_script():

@@ -258,6 +258,7 @@ def script_frames(
     """(cells, hands) for every frame; fills ``timeline`` as it goes."""
     check_script(script)
     cells = list(spec.cells)
+    taken: dict[str, str] = {}  # cell -> the chip a removal took from it (for a put-back)
     index = 0
     rng = np.random.default_rng(len(script))
 
@@ -288,9 +289,13 @@ def script_frames(
             elif k < timing.enter + timing.hold:
                 progress = 1.0
                 if k == timing.enter + timing.hold // 2:  # the chip changes under the hand
-                    if step.kind in (PLACE, PUT_BACK):
+                    if step.kind == PLACE:
                         cells = _set(cells, step.cell, SYMBOL[step.color])
+                    elif step.kind == PUT_BACK:  # the chip the removal took, not the remover's
+                        cells = _set(cells, step.cell, taken.get(step.cell, "."))
                     elif step.kind == REMOVE:
+                        r0, c0 = parse_cell(step.cell)
+                        taken[step.cell] = cells[r0][c0]
                         cells = _set(cells, step.cell, ".")
             else:
                 progress = 1.0 - (k - timing.enter - timing.hold + 1) / timing.leave
