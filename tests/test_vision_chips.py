@@ -610,3 +610,26 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
             want["pale_bg"] = box(blue, 40, 45) | box(green, 40, 45)
         for name, mask in want.items():
             assert (masks[name] == mask).all(), name
+
+
+def test_a_part_disc_beside_a_hand_is_the_chip_it_holds_but_a_whole_chip_there_is_read():
+    # measured on rendered frames (hands dev set, a hand pinching a red chip over an empty
+    # cell): the hand's cells are covered, mostly skin; the held chip straddles the cells, so
+    # only 45-49 % of its colour there survives the erosion (a placed chip keeps 60 % or more)
+    img = _grid()
+    _disc(img, 4, 4, (30, 30, 200))
+    _disc(img, 5, 5, (30, 30, 200))
+    _disc(img, 7, 7, (30, 30, 200))
+    feats = chips.measure(img, ColourProfile())
+    skin, white, raw_red = feats.skin.copy(), feats.white.copy(), feats.raw["R"].copy()
+    skin[4, 5], white[4, 5] = 0.9, 0.3  # the hand: skin, no card white
+    for cell in ((4, 4), (7, 7)):  # part discs: a held chip beside the hand, and one far off
+        raw_red[cell] = feats.chip["R"][cell] / 0.47
+    held = replace(feats, skin=skin, white=white, raw={**feats.raw, "R": raw_red})
+    held.red_ink = raw_red
+    why = {}
+    symbols, _ = chips.classify(held, why=why)
+    assert symbols[4, 5] == "?"
+    assert symbols[4, 4] == "?" and why["held_chip"][4, 4]
+    assert symbols[5, 5] == "R"  # a whole chip beside the hand is a placed chip
+    assert symbols[7, 7] == "R"  # a part disc with no hand beside it is read as before

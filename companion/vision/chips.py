@@ -309,6 +309,9 @@ EDGE_DIP_KEEP = 0.2  # ... a dip this share of the typical edge contrast below t
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
+HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand ...
+HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
+# than this is only part of a disc: a chip held in those fingers, straddling the cells
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
 VEIL_BLACK = 0.45  # ... unless its darkest part is this bright (of the white): a glare veil
 VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide a chip
@@ -876,6 +879,14 @@ def classify(
             )
         )
         occluded = occluded | causes["next_to_cover"]
+        # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
+        # is only part of a disc (straddling the cells under the hand) is the one it holds,
+        # whatever it lies over
+        hand_cells = (occluded & (feats.skin > HELD_HAND_SKIN)).astype(np.uint8)
+        if hand_cells.any():
+            by_hand = cv2.dilate(hand_cells, np.ones((3, 3), np.uint8)) > 0
+            causes["held_chip"] = by_hand & is_chip & ~occluded & (solidity < HELD_SOLIDITY)
+            occluded = occluded | causes["held_chip"]
     if feats.tinted_blob is not None:
         # red on a clipped card that is as thin and as small as this board's own printing,
         # with no broad pale tint around it (what is left of a washed-out chip), is the ink
