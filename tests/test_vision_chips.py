@@ -633,3 +633,29 @@ def test_a_part_disc_beside_a_hand_is_the_chip_it_holds_but_a_whole_chip_there_i
     assert symbols[4, 4] == "?" and why["held_chip"][4, 4]
     assert symbols[5, 5] == "R"  # a whole chip beside the hand is a placed chip
     assert symbols[7, 7] == "R"  # a part disc with no hand beside it is read as before
+
+
+def test_a_red_chip_faded_to_its_rim_under_a_veil_of_glare_is_unknown_not_ink():
+    # measured on a rendered frame (text hands dev set 7650211, frame 57): a red chip under a
+    # veil of glare that clips nothing keeps red only at its rim (0.32 of the cell, 0.08 after
+    # the erosion: thin, like ink) and a broad pale tint (0.32); its darkest part is lifted to
+    # 0.48 of the white. The same red with no pale tint around it is printing
+    feats = chips.measure(_grid(), ColourProfile())
+    raw_red, chip_red = feats.raw["R"].copy(), feats.chip["R"].copy()
+    black = np.full((10, 10), 0.3, np.float32)
+    tint = np.zeros((10, 10), np.float32)
+    for cell in ((3, 4), (6, 5)):
+        raw_red[cell], chip_red[cell], black[cell] = 0.32, 0.08, 0.48
+    tint[3, 4] = 0.32
+    veiled = replace(
+        feats,
+        raw={**feats.raw, "R": raw_red},
+        chip={**feats.chip, "R": chip_red},
+        red_ink=raw_red,
+        black=black,
+        veil_tint=tint,
+    )
+    why = {}
+    symbols, _ = chips.classify(veiled, why=why)
+    assert symbols[3, 4] == "?" and why["washed_red"][3, 4]
+    assert symbols[6, 5] == "."

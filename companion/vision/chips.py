@@ -53,6 +53,7 @@ INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chi
 INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
 INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
+WASHED_RING_RED = 0.25  # red over this much of a veiled, broadly tinted cell: a washed chip's rim
 PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, not a pip
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
@@ -901,6 +902,16 @@ def classify(
         # a veil of glare keeps its hue but not its colour (never printed: not empty, not ink);
         # (it says nothing about whether a located grid is right: left out when judging one)
         causes["washed_chip"] = (is_empty | is_ink) & (feats.pale_bg >= CHIP_MIN)
+    if covers and feats.black is not None and feats.veil_tint is not None:
+        # under a veil of glare that is not clipped, a red chip keeps only its rim's colour
+        # (thin: it reads as ink) and its broad pale tint: more red than thin text shows is `?`
+        causes["washed_red"] = (
+            is_ink
+            & (feats.black >= VEIL_BLACK)
+            & (feats.veil_tint >= WASHED_TINT)
+            & (raw_best >= WASHED_RING_RED)
+        )
+        occluded = occluded | causes["washed_red"]
     causes["undecided"] = ~(is_chip | is_empty | is_ink)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
