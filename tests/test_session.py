@@ -773,11 +773,9 @@ def test_an_own_chip_gone_while_cells_are_unreadable_is_a_question():
             assert codes(table.session) == ["ok"] * 3 + ["remove_own"]
 
 
-def test_answers_given_late_still_rule_every_move_in_order():
-    """Nobody answers for two rounds: blue's A6 and C6 lie under the glare, green's F6 and G7
-    are seen. Correcting A6 rules blue A6 (and asks again); correcting C6 then rules green F6,
-    blue C6 and green G7, in the order the camera saw F6 and G7 appear."""
-    table = make_table()
+def two_unseen_rounds(table) -> None:
+    """Blue E5, green D4, then two rounds in which blue's A6 and C6 go unseen under the glare
+    while green's F6 and G7 are seen: the session asks twice."""
     table.still(board_with(**glare()))
     table.move(board_with(**glare(E5="B")))
     table.move(board_with(**glare(E5="B", D4="G")))
@@ -785,6 +783,14 @@ def test_answers_given_late_still_rule_every_move_in_order():
     table.move(board_with(**glare(E5="B", D4="G", F6="G")))  # asked
     table.move(board_with(**glare(E5="B", D4="G", F6="G")))  # blue's C6, unseen
     table.move(board_with(**glare(E5="B", D4="G", F6="G", G7="G")))  # asked again
+
+
+def test_answers_given_late_still_rule_every_move_in_order():
+    """Nobody answers for two rounds: blue's A6 and C6 lie under the glare, green's F6 and G7
+    are seen. Correcting A6 rules blue A6 (and asks again); correcting C6 then rules green F6,
+    blue C6 and green G7, in the order the camera saw F6 and G7 appear."""
+    table = make_table()
+    two_unseen_rounds(table)
     assert codes(table.session) == ["ok", "ok"]
     table.session.correct_cell("A6", "B")
     assert codes(table.session) == ["ok"] * 3

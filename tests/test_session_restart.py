@@ -4,7 +4,15 @@ forgetting it, ruling the same board again, or ruling an undone move's chip as a
 
 from __future__ import annotations
 
-from test_session import EMPTY, ScriptedReader, Table, board_with, codes, glare
+from test_session import (
+    EMPTY,
+    ScriptedReader,
+    Table,
+    board_with,
+    codes,
+    glare,
+    two_unseen_rounds,
+)
 
 from companion.session import GameSession
 from companion.store import Store, Wait
@@ -64,13 +72,7 @@ def test_late_answers_after_a_restart_still_rule_every_move_in_order(tmp_path):
     the same rulings as without the restart, F6 before G7 as the camera saw them appear."""
     path = tmp_path / "games.db"
     table = start(path)
-    table.still(board_with(**glare()))
-    table.move(board_with(**glare(E5="B")))
-    table.move(board_with(**glare(E5="B", D4="G")))
-    table.move(board_with(**glare(E5="B", D4="G")))  # blue's A6, unseen
-    table.move(board_with(**glare(E5="B", D4="G", F6="G")))  # asked
-    table.move(board_with(**glare(E5="B", D4="G", F6="G")))  # blue's C6, unseen
-    table.move(board_with(**glare(E5="B", D4="G", F6="G", G7="G")))  # asked again
+    two_unseen_rounds(table)
 
     table = restart(table, path)
     table.still(board_with(**glare(E5="B", D4="G", F6="G", G7="G")))
