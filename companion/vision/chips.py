@@ -614,7 +614,7 @@ def measure(
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
         feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
-    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX).any():
+    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX)[~CORNERS].any():
         # only a board with covered-looking cells pays for the look at a veil of glare
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
