@@ -192,7 +192,10 @@ class GameSession:
         self._asked = wait.kind == waits.QUESTION
         self._stored_wait = wait
         self._status, self._status_message = WAITING_FOR_BOARD, wait.message
-        self._unseen_since_move = {parse_cell(name) for name in wait.unseen}
+        # a question's cells are those it could not see; no other wait has unseen cells
+        self._unseen_since_move = (
+            {parse_cell(name) for name in wait.cells} if self._asked else set()
+        )
         self._changed_since_move = {parse_cell(name) for name in wait.changed}
         # before every read after the restart: the restarted source's clock begins at 0 or more
         self.tracker.restore_history(
@@ -542,7 +545,6 @@ class GameSession:
             names,
             message,
             waits.QUESTION,
-            unseen=tuple(sorted(cell_name(c) for c in unseen)),
             changed=tuple(sorted(cell_name(c) for c in self._changed_since_move)),
             reads={
                 cell_name(cell): tuple((v, first - now, last - now) for v, first, last in runs)

@@ -196,7 +196,7 @@ def _wait(**fields) -> Wait:
     board = ("*........*",) + ("..........",) * 8 + ("*........*",)
     return Wait(
         **{"kind": "question", "cells": ("A6", "B6"), "message": "Cannot see A6, B6", "moves": 3,
-           "board": board, "unseen": ("A6", "B6"), "changed": ("D4",),
+           "board": board, "changed": ("D4",),
            "reads": {"D4": (("G", -2.5, -0.1),)}, **fields}
     )  # fmt: skip
 
@@ -210,7 +210,7 @@ def test_what_a_game_waits_for_is_kept_replaced_and_cleared(tmp_path):
     store.close()
     store = Store(path)  # a restart
     assert store.load_game(game).wait == _wait()
-    illegal = _wait(kind="illegal", cells=("C3",), message="Illegal", unseen=(), reads={})
+    illegal = _wait(kind="illegal", cells=("C3",), message="Illegal", reads={})
     store.set_wait(game, illegal)  # one wait per game: the newer one replaces it
     assert store.load_game(game).wait == illegal
     store.set_wait(game, None)

@@ -29,12 +29,12 @@ SYMBOLS = set("*.BGR")
 @dataclass(frozen=True, slots=True)
 class Wait:
     kind: str
-    cells: tuple[str, ...]  # the cells to fix or to look at
+    cells: tuple[str, ...]  # the cells to fix or to look at (for a question: every cell
+    # unreadable through a still spell since the last move, or in the reading that asked)
     message: str
     moves: int  # moves the game had when the wait began: later, it is stale
     board: tuple[str, ...]  # the settled board it is about (not ruled on again)
     # for a question, what the session knew when it asked:
-    unseen: tuple[str, ...] = ()  # cells unreadable through a still spell since the last move
     changed: tuple[str, ...] = ()  # cells that changed on a board settled since the last move
     reads: dict[str, tuple[tuple[str, float, float], ...]] = field(default_factory=dict)
     # cell -> runs (value, first, last) of what was read there, times relative to the wait
@@ -46,7 +46,6 @@ class Wait:
             "message": self.message,
             "moves": self.moves,
             "board": list(self.board),
-            "unseen": list(self.unseen),
             "changed": list(self.changed),
             "reads": {cell: [list(run) for run in runs] for cell, runs in self.reads.items()},
         }
@@ -61,7 +60,6 @@ class Wait:
                 message=str(data["message"]),
                 moves=int(data["moves"]),
                 board=tuple(str(row) for row in data["board"]),
-                unseen=_names(data.get("unseen", ())),
                 changed=_names(data.get("changed", ())),
                 reads={
                     _names([cell])[0]: tuple(
