@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -340,7 +341,6 @@ def test_new_game_validates_the_setup(table):
 
 
 def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
-    import time
 
     import cv2
 
@@ -351,11 +351,7 @@ def test_the_background_thread_reads_the_source_until_it_ends(tmp_path):
     reader = ScriptedReader()
     session = GameSession(store=Store(), source=FolderSource(tmp_path, fps=10), reader=reader)
     events = session.subscribe()
-    session.start()
-    deadline = time.monotonic() + 10
-    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
-        time.sleep(0.02)
-    session.stop()
+    play_to_its_end(session)
     state = session.state()
     assert state["status"] == "source_ended"  # the page words it "The recording has ended"
     assert state["status_message"] == f"{tmp_path.name}: 0 moves recorded, blue to move"
@@ -508,7 +504,6 @@ def test_a_restart_right_after_a_removal_still_spots_the_chip_put_back(tmp_path)
 
 
 def test_a_frame_that_fails_to_process_does_not_end_the_live_loop(tmp_path):
-    import time
 
     import cv2
 
@@ -526,11 +521,7 @@ def test_a_frame_that_fails_to_process_does_not_end_the_live_loop(tmp_path):
 
     reader = BrokenOnce()
     session = GameSession(store=Store(), source=FolderSource(tmp_path, fps=10), reader=reader)
-    session.start()
-    deadline = time.monotonic() + 10
-    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
-        time.sleep(0.02)
-    session.stop()
+    play_to_its_end(session)
     assert session.frame_errors == 1 and reader.reads >= 2
 
 
@@ -740,13 +731,7 @@ def test_a_hidden_cell_seen_unchanged_after_a_later_change_was_not_played_first(
     fit the turns, but B7 was read blue after I4 had gone, so that order is impossible: the
     table is asked again and nothing is ruled."""
     table = make_table()
-    table.still(board_with(**glare()))
-    for line in ({"B7": "B"}, {"B7": "B", "I4": "G"}, {"B7": "B", "I4": "G", "E5": "B"}):
-        table.move(board_with(**glare(**line)))
-    table.move(board_with(**glare(B7="B", I4="G", E5="B")))  # green's A6, unseen
-    table.hand()  # blue takes I4 off; B7 is still read blue for a moment
-    table.still(board_with(**glare(B7="B", E5="B")), seconds=0.3)
-    table.still(board_with(**glare(E5="B")), seconds=1.0)
+    unseen_move_then_a_removal_beside_it(table)
     assert codes(table.session) == ["ok"] * 3
     assert table.session.state()["status"] == "waiting_for_board"
     table.move(board_with(**glare(E5="B")))  # a hand passes, B7 unreadable all along
@@ -773,6 +758,15 @@ def test_an_own_chip_gone_while_cells_are_unreadable_is_a_question():
             assert codes(table.session) == ["ok"] * 3 + ["remove_own"]
 
 
+def play_to_its_end(session, seconds: float = 10) -> None:
+    """Run the session's source (a short recording) until it has ended, then stop."""
+    session.start()
+    deadline = time.monotonic() + seconds
+    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    session.stop()
+
+
 def two_unseen_rounds(table) -> None:
     """Blue E5, green D4, then two rounds in which blue's A6 and C6 go unseen under the glare
     while green's F6 and G7 are seen: the session asks twice."""
@@ -785,13 +779,9 @@ def two_unseen_rounds(table) -> None:
     table.move(board_with(**glare(E5="B", D4="G", F6="G", G7="G")))  # asked again
 
 
-def test_answers_given_late_still_rule_every_move_in_order():
-    """Nobody answers for two rounds: blue's A6 and C6 lie under the glare, green's F6 and G7
-    are seen. Correcting A6 rules blue A6 (and asks again); correcting C6 then rules green F6,
-    blue C6 and green G7, in the order the camera saw F6 and G7 appear."""
-    table = make_table()
-    two_unseen_rounds(table)
-    assert codes(table.session) == ["ok", "ok"]
+def answer_the_two_unseen_rounds(table) -> None:
+    """After :func:`two_unseen_rounds`: correcting A6 rules blue A6 (and asks again);
+    correcting C6 then rules green F6, blue C6 and green G7 in the order the camera saw."""
     table.session.correct_cell("A6", "B")
     assert codes(table.session) == ["ok"] * 3
     assert table.session.state()["status"] == "waiting_for_board"
@@ -799,3 +789,25 @@ def test_answers_given_late_still_rule_every_move_in_order():
     state = table.session.state()
     assert [m.get("place") for m in state["moves"]] == ["E5", "D4", "A6", "F6", "C6", "G7"]
     assert codes(table.session) == ["ok"] * 6 and state["status"] == "still"
+
+
+def unseen_move_then_a_removal_beside_it(table) -> None:
+    """Blue B7, green I4, blue E5, green's A6 unseen under the glare, then blue takes I4 off
+    while B7, on the glare's edge, still reads blue for a moment and then empty."""
+    table.still(board_with(**glare()))
+    for line in ({"B7": "B"}, {"B7": "B", "I4": "G"}, {"B7": "B", "I4": "G", "E5": "B"}):
+        table.move(board_with(**glare(**line)))
+    table.move(board_with(**glare(B7="B", I4="G", E5="B")))  # green's A6, unseen
+    table.hand()  # blue takes I4 off; B7 is still read blue for a moment
+    table.still(board_with(**glare(B7="B", E5="B")), seconds=0.3)
+    table.still(board_with(**glare(E5="B")), seconds=1.0)
+
+
+def test_answers_given_late_still_rule_every_move_in_order():
+    """Nobody answers for two rounds: blue's A6 and C6 lie under the glare, green's F6 and G7
+    are seen. Correcting A6 rules blue A6 (and asks again); correcting C6 then rules green F6,
+    blue C6 and green G7, in the order the camera saw F6 and G7 appear."""
+    table = make_table()
+    two_unseen_rounds(table)
+    assert codes(table.session) == ["ok", "ok"]
+    answer_the_two_unseen_rounds(table)

@@ -133,13 +133,17 @@ def test_a_chip_taken_off_and_replaced_next_to_a_hidden_move_is_asked_not_ruled(
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+# a random game under a random glare spot, which may clear (a lamp moved) from board clear_at on
+GLARE_GAMES = dict(
     seed=st.integers(0, 10_000),
     moves=st.integers(2, 9),
     glare=st.sets(st.sampled_from(NON_CORNER), max_size=12),
     clear_at=st.one_of(st.just(99), st.integers(1, 10)),
 )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GLARE_GAMES)
 @example(seed=1129, moves=9, glare=ISSUE_4_GLARE, clear_at=99)
 def test_a_glare_spot_never_makes_the_session_rule_wrongly(seed, moves, glare, clear_at):
     script = [
@@ -208,10 +212,7 @@ def _outcome(script, glare, clear_at, restart_at, answer_from) -> tuple[list, li
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    seed=st.integers(0, 10_000),
-    moves=st.integers(2, 9),
-    glare=st.sets(st.sampled_from(NON_CORNER), max_size=12),
-    clear_at=st.one_of(st.just(99), st.integers(1, 10)),
+    **GLARE_GAMES,
     crash=st.floats(0, 1, exclude_max=True),
     late=st.booleans(),
 )

@@ -8,10 +8,13 @@ from test_session import (
     EMPTY,
     ScriptedReader,
     Table,
+    answer_the_two_unseen_rounds,
     board_with,
     codes,
     glare,
+    play_to_its_end,
     two_unseen_rounds,
+    unseen_move_then_a_removal_beside_it,
 )
 
 from companion.session import GameSession
@@ -76,13 +79,7 @@ def test_late_answers_after_a_restart_still_rule_every_move_in_order(tmp_path):
 
     table = restart(table, path)
     table.still(board_with(**glare(E5="B", D4="G", F6="G", G7="G")))
-    table.session.correct_cell("A6", "B")
-    assert codes(table.session) == ["ok"] * 3
-    assert table.session.state()["status"] == "waiting_for_board"
-    table.session.correct_cell("C6", "B")
-    state = table.session.state()
-    assert [m.get("place") for m in state["moves"]] == ["E5", "D4", "A6", "F6", "C6", "G7"]
-    assert codes(table.session) == ["ok"] * 6 and state["status"] == "still"
+    answer_the_two_unseen_rounds(table)
 
 
 def test_what_was_read_before_a_restart_still_rules_out_an_impossible_order(tmp_path):
@@ -91,13 +88,7 @@ def test_what_was_read_before_a_restart_still_rules_out_an_impossible_order(tmp_
     read blue after I4 had gone (before the restart), so nothing is ruled; the table is asked."""
     path = tmp_path / "games.db"
     table = start(path)
-    table.still(board_with(**glare()))
-    for line in ({"B7": "B"}, {"B7": "B", "I4": "G"}, {"B7": "B", "I4": "G", "E5": "B"}):
-        table.move(board_with(**glare(**line)))
-    table.move(board_with(**glare(B7="B", I4="G", E5="B")))  # green's A6, unseen
-    table.hand()  # blue takes I4 off; B7 is still read blue for a moment
-    table.still(board_with(**glare(B7="B", E5="B")), seconds=0.3)
-    table.still(board_with(**glare(E5="B")), seconds=1.0)
+    unseen_move_then_a_removal_beside_it(table)
     assert table.session.state()["status"] == "waiting_for_board"
 
     table = restart(table, path)
@@ -204,7 +195,6 @@ def test_a_board_mismatch_is_not_ruled_again_after_a_restart(tmp_path):
 def test_a_recording_that_ends_with_a_question_open_still_says_so(tmp_path):
     """The page words source_ended as 'the recording has ended'; the open question must stay
     in the message, since the table can still answer it (the cells stay marked)."""
-    import time
 
     import cv2
     from test_session import STILL_IMAGE
@@ -221,11 +211,7 @@ def test_a_recording_that_ends_with_a_question_open_still_says_so(tmp_path):
         cv2.imwrite(str(frames / f"{i}.png"), STILL_IMAGE)
     session = table.session
     session.source = FolderSource(frames, fps=10)
-    session.start()
-    deadline = time.monotonic() + 10
-    while session.state()["status"] != "source_ended" and time.monotonic() < deadline:
-        time.sleep(0.02)
-    session.stop()
+    play_to_its_end(session)
     state = session.state()
     assert state["status"] == "source_ended"
     assert state["status_message"].startswith("rest: 0 moves recorded, blue to move. Still open:")
