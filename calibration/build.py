@@ -44,7 +44,7 @@ def calibrate_image(
             "again with the board in clear view"
         )
     quad = screen_quad(reading.corners, reading.orientation)
-    grid = warp_grid(bgr, quad)
+    grid = warp_grid(bgr, quad, lens=reader.lens)
     feats = chips.measure(grid, reader.profile)
     k = reading.orientation // 90
     # only the cells read confidently empty show the art's own response; a chip or an unsure
@@ -65,6 +65,7 @@ def calibrate_image(
         profile=profile,
         source=source,
         unreferenced=unreferenced,
+        lens=float(reader.lens),
     )
 
 

@@ -10,8 +10,11 @@ JSON (version 1)::
                                           # board's own art shows per canonical cell (or null)
      "profile": {"chips": {"B": [lo, hi], ...}, "skin": [lo, hi], ...},  # OpenCV hue bands
      "source": "empty.jpg",
-     "unreferenced": ["B1", "E5"]}        # cells that held a chip or were unreadable when
+     "unreferenced": ["B1", "E5"],        # cells that held a chip or were unreadable when
                                           # calibrating: read as without a calibration
+     "lens": -0.12}                       # optional: the camera lens bending the grid between
+                                          # its corners (companion.vision.lens division model,
+                                          # frame half-diagonal units); absent or 0: none
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.geometry import ORIENTATIONS
 
 VERSION = 1
+MAX_LENS = 0.5  # a stronger lens than this folds the frame: no real camera
 
 
 class CalibrationError(ValueError):
@@ -41,6 +45,7 @@ class Calibration:
     profile: ColourProfile = field(default_factory=ColourProfile)
     source: str = ""
     unreferenced: list[str] = field(default_factory=list)  # cells without an empty reference
+    lens: float = 0.0  # the lens bending the grid between its corners (vision.lens), 0: none
 
     def to_json(self) -> dict:
         return {
@@ -56,6 +61,7 @@ class Calibration:
             "profile": self.profile.to_json(),
             "source": self.source,
             "unreferenced": list(self.unreferenced),
+            "lens": round(float(self.lens), 5),
         }
 
     @classmethod
@@ -71,6 +77,11 @@ class Calibration:
             orientation = int(data["orientation"])
             if orientation not in ORIENTATIONS:
                 raise CalibrationError(f"'orientation' must be one of {ORIENTATIONS}")
+            lens = float(data.get("lens") or 0.0)
+            if not (np.isfinite(lens) and abs(lens) <= MAX_LENS):
+                raise CalibrationError(
+                    f"'lens' must be a number between -{MAX_LENS} and {MAX_LENS}"
+                )
             reference = None
             if data.get("reference") is not None:
                 reference = {}
@@ -89,6 +100,7 @@ class Calibration:
                 else ColourProfile(),
                 source=str(data.get("source", "")),
                 unreferenced=[str(c) for c in data.get("unreferenced") or []],
+                lens=lens,
             )
         except CalibrationError:
             raise

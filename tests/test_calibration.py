@@ -141,3 +141,42 @@ def test_the_demo_game_replays_to_its_record_with_the_committed_profile(tmp_path
     record = json.loads(out.read_text())
     expected = json.loads((DEMO / "expected_record.json").read_text())
     assert record == expected
+
+
+def test_the_lens_is_stored_and_an_old_file_without_it_still_loads(tmp_path):
+    from companion.calibration.model import Calibration
+
+    corners = np.array([[10.0, 10.0], [300.0, 12.0], [305.0, 250.0], [8.0, 240.0]])
+    cal = Calibration(corners=corners, orientation=0, image_size=(640, 480), lens=-0.12)
+    path = save(cal, tmp_path / "c.json")
+    assert load(path).lens == pytest.approx(-0.12)
+    data = json.loads(path.read_text())
+    del data["lens"]  # a file written before the lens was stored
+    path.write_text(json.dumps(data))
+    assert load(path).lens == 0.0
+    data["lens"] = 3.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="'lens'"):
+        load(path)
+
+
+def test_a_camera_with_a_strong_lens_is_calibrated_with_it():
+    spec = random_spec(
+        np.random.default_rng(6),
+        art="cards",
+        hand=False,
+        board_fraction=0.9,
+        tilt_deg=15.0,
+        size=(800, 600),
+        glare=0.0,
+        board_cards=0,
+        lens_k1=-0.15,
+        lens_k2=0.0,
+    )
+    empty, _ = render_frame(spec.with_frame(cells=tuple(EMPTY)))
+    cal = calibrate_image(empty)
+    assert cal.lens < -0.05
+    image, truth = render_frame(spec.with_frame(cells=tuple(MID), seed=3))
+    reader = BoardReader(cal)
+    assert reader.lens == cal.lens
+    assert reader.read(image).cells == truth.cells

@@ -37,6 +37,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
+from companion.vision.lens import INLIER_CELLS, fit_at, fit_lens, grid_to_frame, warp_lensed
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 
@@ -84,6 +85,7 @@ class GridFit:
     score: float
     source: str
     lines: float = 1.0  # share of the grid lines one homography explains (refine_grid)
+    lens: float = 0.0  # the camera lens bending its lines (companion.vision.lens), 0: none
 
 
 def downscale(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -482,6 +484,100 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
     return quad, score
 
 
+LENS_BANDS = 6  # refine_lens: each grid line observed in this many bands along it
+
+
+def lens_observations(
+    grey: np.ndarray, quad: np.ndarray, lam: float, reach: float, outer: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each grid line of the (lensed) grid ``quad`` passes, in ``LENS_BANDS`` bands
+    along it: (N x 4 rows of frame x, frame y, line k, axis; each peak's strength).
+
+    The grid is straightened (through its lens ``lam``) at the refining scale; in each band
+    the median gradient keeps only edges running along the band, and each expected boundary
+    takes the sub-pixel peak within ``reach`` cells of its place. ``outer``: the two outer
+    lines are looked for too."""
+    side = REFINE_SIDE
+    pad = side * REFINE_PAD
+    full = int(round(side + 2 * pad))
+    inner = full - 2 * pad
+    h, w = grey.shape[:2]
+    if lam == 0:
+        warped, hom = straighten_quad(grey, quad, side=side, pad=REFINE_PAD)
+        inner = float(side)
+    else:
+        warped = warp_lensed(grey, quad, lam, (full, full), pad)
+    pitch = inner / 10
+    expected = pad + pitch * np.arange(LINES)
+    if not outer:
+        expected[0] = expected[-1] = -1e9
+    band = 2 * int(inner // (2 * LENS_BANDS))  # even: every other row is used
+    start = int(round(pad + (inner - band * LENS_BANDS) / 2))
+    stop = start + band * LENS_BANDS
+    centres = start + band * (np.arange(LENS_BANDS) + 0.5)
+    g = warped.astype(np.float32)
+    gx = cv2.blur(np.abs(np.diff(g, axis=1)), (3, 1))[start:stop:2]  # every other row
+    gy = cv2.blur(np.abs(np.diff(g, axis=0)), (1, 3))[:, start:stop:2]
+    # per band, the median gradient over its rows (columns): edges running along the band
+    px = _band_medians(gx.reshape(LENS_BANDS, -1, gx.shape[1]))
+    py = _band_medians(gy.T.reshape(LENS_BANDS, -1, gy.shape[0]))
+    rows = []
+    strengths = []
+    for ax, prof in ((0, px), (1, py)):
+        k, pos, st = band_peaks(prof, expected, pitch, reach * pitch)
+        across = np.broadcast_to(centres[:, None], pos.shape)
+        x, y = (pos + 1, across) if ax == 0 else (across, pos + 1)  # diff shifts by one
+        rows.append(
+            np.stack(
+                [
+                    x.ravel(),
+                    y.ravel(),
+                    np.broadcast_to(k, pos.shape).ravel(),
+                    np.full(pos.size, ax),
+                ],
+                1,
+            )
+        )
+        strengths.append(st.ravel())
+    obs = np.concatenate(rows)
+    strengths = np.concatenate(strengths)
+    if lam == 0:
+        obs[:, :2] = apply_homography(np.linalg.inv(hom), obs[:, :2])
+    else:
+        uv = (obs[:, :2] - pad) * (10 / inner)
+        obs[:, :2] = grid_to_frame(quad, lam, (w, h), uv)
+    return obs, strengths
+
+
+def _band_medians(stack: np.ndarray) -> np.ndarray:
+    """Per band (first axis) and position (last), the median over the band's rows (middle
+    axis; the upper one of an even count). A sort of these short columns is several times
+    faster than ``np.median``'s partition."""
+    return np.sort(stack, axis=1)[:, stack.shape[1] // 2]
+
+
+def band_peaks(
+    profiles: np.ndarray, expected: np.ndarray, pitch: float, reach: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`peak_positions` for many profiles (rows of ``profiles``) at once: the lines k
+    looked for (those of ``expected`` >= 0), and per profile and line the sub-pixel peak
+    position and its strength (peak over the profile's mean)."""
+    prof = profiles.astype(np.float32) / (profiles.mean(axis=1, keepdims=True) + 1e-9)
+    h = max(2, int(round(REFINE_BLUR * pitch)))
+    tri = np.concatenate([np.arange(1, h + 2), np.arange(h, 0, -1)]).astype(np.float32)
+    blur = cv2.filter2D(prof, -1, (tri / tri.sum())[None], borderType=cv2.BORDER_CONSTANT)
+    n = blur.shape[1]
+    k = np.flatnonzero(expected >= 0)
+    r = max(2, int(round(reach)))
+    idx = np.clip(expected[k].astype(int)[:, None] + np.arange(-r, r + 1), 1, n - 2)
+    window = blur[:, idx]  # profiles x lines x window
+    i = np.take_along_axis(idx[None], window.argmax(axis=2)[..., None], 2)[..., 0]
+    a, b, c = (np.take_along_axis(blur, i + d, 1) for d in (-1, 0, 1))
+    den = a - 2 * b + c
+    off = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(den == 0, 1, den), 0.0)
+    return k, i + np.clip(off, -1, 1), b
+
+
 def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float, reach: float = 0.0):
     """For each expected boundary, the sub-pixel peak of the blurred profile within ``reach``
     (default a third of a cell), and its strength (peak over the profile's mean). Yields
@@ -582,9 +678,16 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
                 continue
             grid, fit_score, score = turned
             src += "+unsheared"
+        lam = 0.0
+        # the lens is fitted to the best grid (on the second look, to every grid): it costs
+        # about as much as refining a grid
+        bent = refine_lens(full, grid) if LENS and (deep or not out) else None
+        if bent is not None and lens_is_clear(bent):
+            grid, lam = bent.quad, bent.lam
+            src += "+lens"
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if _is_new(grid, [o.quad for o in out], 0.3 * cell):
-            out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score))
+            out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam))
     # a grid whose lines fit clearly worse than another's is mostly a grid part of a cell
     # off, and such a grid can still read plausibly: it is not offered
     best_lines = max((o.lines for o in out), default=0.0)
@@ -729,3 +832,66 @@ def locate_grid(bgr: np.ndarray) -> GridFit | None:
     """The most likely 10x10 playing grid in a frame, or None when no candidate is clear."""
     found = locate_candidates(bgr, limit=1)
     return found[0] if found else None
+
+
+LENS = True
+# a fitted lens is kept when it bends the lines at least LENS_MIN (division-model units) and
+# cuts the fit's cost to LENS_RATIO of one plain homography's, or bends them LENS_MIN_CLEAR
+# and cuts it to LENS_RATIO_CLEAR (thin printed lines measure precisely: a weak lens shows)
+LENS_MIN, LENS_RATIO = 0.05, 0.7
+LENS_MIN_CLEAR, LENS_RATIO_CLEAR = 0.025, 0.35
+LENS_SKIP = 0.02  # the first round's lens weaker than this: no second round
+
+
+@dataclass(frozen=True, slots=True)
+class LensRefit:
+    quad: np.ndarray  # the grid's real (bent) corners TL, TR, BR, BL, frame pixels
+    lam: float
+    lines: float  # share of the line observations the lensed homography explains
+    plain_lines: float  # ... and the share one plain homography explains
+    cost: float  # mean truncated squared residual of the lensed fit (cells^2)
+    plain_cost: float  # ... and of one plain homography, on the same observations
+
+
+def refine_lens(grey: np.ndarray, quad: np.ndarray) -> LensRefit | None:
+    """Fit the camera's lens to a refined grid's lines (:mod:`companion.vision.lens`).
+
+    Each line is observed in ``LENS_BANDS`` bands along it: first around the plain grid
+    (within a third of a cell, outer lines too), then around the lensed grid found (within a
+    sixth of a cell, outer lines left out, as in :func:`refine_grid`). None when too few lines
+    show."""
+    size = grey.shape[1], grey.shape[0]
+    lam = 0.0
+    fit = None
+    for reach, outer in ((1 / 3, True), (1 / 6, False)):
+        obs, strengths = lens_observations(grey, quad, lam, reach, outer)
+        weights = np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
+        fit = fit_lens(obs[:, :2], obs[:, 2], obs[:, 3], weights, size)
+        if fit is None:
+            return None
+        if abs(fit.lam) < LENS_SKIP:
+            return None  # no lens worth modelling
+        quad = order_quad(fit.corners(size))
+        lam = fit.lam
+    real = strengths > 1.0
+    lines = float(((fit.residuals < INLIER_CELLS) & real).sum() / len(obs))
+    plain = fit_at(0.0, obs[:, :2], obs[:, 2], obs[:, 3], weights, size)
+    plain_lines = float(((plain.residuals < INLIER_CELLS) & real).sum() / len(obs))
+    return LensRefit(
+        quad=quad,
+        lam=lam,
+        lines=lines,
+        plain_lines=plain_lines,
+        cost=fit.cost,
+        plain_cost=fit.plain_cost,
+    )
+
+
+def lens_is_clear(bent: LensRefit) -> bool:
+    """Whether a fitted lens bends the grid clearly and explains its lines clearly better
+    than one plain homography (else the plain grid is kept, so unbent frames read as before:
+    measured on 108 dev frames without a lens, none kept one)."""
+    ratio = bent.cost / max(bent.plain_cost, 1e-12)
+    return (abs(bent.lam) >= LENS_MIN and ratio <= LENS_RATIO) or (
+        abs(bent.lam) >= LENS_MIN_CLEAR and ratio <= LENS_RATIO_CLEAR
+    )

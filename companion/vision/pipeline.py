@@ -22,6 +22,7 @@ from companion.vision.geometry import (
     to_canonical_grid,
 )
 from companion.vision.grid import LINES, median
+from companion.vision.lens import shifted, warp_lensed
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -57,11 +58,15 @@ CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 
 
 def warp_grid(
-    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None
+    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None, lens: float = 0.0
 ) -> np.ndarray:
-    """The playing area (screen quad TL, TR, BR, BL) warped to 10x10 cells of ``shape``."""
+    """The playing area (screen quad TL, TR, BR, BL) warped to 10x10 cells of ``shape``;
+    with ``lens`` (:mod:`companion.vision.lens`), ``quad`` holds the grid's real corners and
+    the grid between them is bent by that lens."""
     shape = shape or grid_shape(quad)
     w, h = shape.size
+    if lens:
+        return warp_lensed(bgr, np.asarray(quad, np.float64), lens, (w, h))
     hom = cv2.getPerspectiveTransform(
         np.asarray(quad, np.float32), rect_points(w, h).astype(np.float32)
     )
@@ -69,7 +74,7 @@ def warp_grid(
 
 
 def warp_grid_smooth(
-    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None
+    bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None, lens: float = 0.0
 ) -> np.ndarray | None:
     """Like :func:`warp_grid`, but every grid-image pixel the average of the frame pixels it
     covers; None when the plain warp already samples the frame densely enough.
@@ -85,6 +90,13 @@ def warp_grid_smooth(
     factor = warp_reduction(quad, w, h)
     if factor == 1.0:
         return None
+    if lens:
+        # the lens is about the frame's centre: shrink the whole frame, not a crop of it
+        fh, fw = bgr.shape[:2]
+        size = (max(2, round(fw / factor)), max(2, round(fh / factor)))
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        scale = np.array([size[0] / fw, size[1] / fh])
+        return warp_grid(small, (quad + 0.5) * scale - 0.5, shape, lens)
     small, quad = _reduced_for_warp(bgr, quad, factor)
     return warp_grid(small, quad, shape)
 
@@ -168,6 +180,7 @@ class BoardReader:
         self.calibration = calibration
         self.profile = profile or (calibration.profile if calibration else ColourProfile())
         self.quad: np.ndarray | None = None  # screen quad of the playing area
+        self.lens = 0.0  # the lens bending the grid between its corners (vision.lens)
         self.orientation: int | None = None
         self.located_by = ""
         self._calibrated_size: tuple[int, int] | None = None
@@ -181,6 +194,7 @@ class BoardReader:
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
+            self.lens = float(getattr(calibration, "lens", 0.0) or 0.0)
             self.orientation = calibration.orientation
             self.located_by = "calibration"
             if calibration.image_size and min(calibration.image_size) > 0:
@@ -200,7 +214,7 @@ class BoardReader:
                 self.quad = self.quad * np.array([w / cw, h / ch])
             self._calibrated_size = (w, h)
         if self.quad is not None:
-            grid = warp_grid(bgr, self.quad)
+            grid = warp_grid(bgr, self.quad, lens=self.lens)
             contrast = boundary_contrast(grid)
             if self._contrast0 is None:
                 self._contrast0 = contrast
@@ -230,6 +244,12 @@ class BoardReader:
         top = np.linalg.norm(canon[1] - canon[0]) + np.linalg.norm(canon[2] - canon[3])
         side = np.linalg.norm(canon[3] - canon[0]) + np.linalg.norm(canon[2] - canon[1])
         height = max(10, int(round(width * side / max(top, 1e-6))))
+        if self.lens:
+            # the screen grid straightened through its lens, then turned to canonical
+            k = self.orientation // 90
+            size = (width, height) if k % 2 == 0 else (height, width)
+            screen = warp_lensed(bgr, np.asarray(self.quad, np.float64), self.lens, size)
+            return np.ascontiguousarray(np.rot90(screen, k))
         hom = cv2.getPerspectiveTransform(
             canon.astype(np.float32), rect_points(width, height).astype(np.float32)
         )
@@ -249,13 +269,20 @@ class BoardReader:
         overlap its old place still shows some lines there. Locate again (once per such
         change, not every frame of a hand over the board); keep the new place only if it reads
         better, else the board is just covered."""
-        kept = (self.quad, self.orientation, self.located_by, self._cache, self._contrast0)
+        kept = (
+            self.quad,
+            self.lens,
+            self.orientation,
+            self.located_by,
+            self._cache,
+            self._contrast0,
+        )
         kept_vote = self._last_vote
         located = self._locate_and_read(bgr, [])
         if located.board_found and _unknown_share(located) < _unknown_share(reading):
             notes.append("most cells unreadable at the known place: located again")
             return located
-        self.quad, self.orientation, self.located_by, self._cache, self._contrast0 = kept
+        self.quad, self.lens, self.orientation, self.located_by, self._cache, self._contrast0 = kept
         self._last_vote = kept_vote
         return reading
 
@@ -283,25 +310,28 @@ class BoardReader:
         calibrated = self.orientation if self._orientation_fixed else None
         fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep)
         top_match = 0.0
-        # (quad, source, handicap, share of its lines one homography explains; 0 = not measured)
-        trials = [(f.quad, f.source, 0.0, f.lines) for f in fits[:1]]
+        # (quad, source, handicap, share of its lines one homography explains (0 = not
+        # measured), lens)
+        trials = [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[:1]]
         h, w = bgr.shape[:2]
         for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
             # read clearly better than the fitted one, and is read only when the fitted one
             # is not misplaced (its chips inside its cells)
             if fits:
-                moved = shifted_quad(fits[0].quad, dx, dy)
+                lens = fits[0].lens
+                moved = shifted_quad(fits[0].quad, dx, dy, lens, (w, h))
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
-                    trials.append((moved, fits[0].source + f"+shift({dx},{dy})", SHIFT_MARGIN, 0.0))
-        trials += [(f.quad, f.source, 0.0, f.lines) for f in fits[1:]]
+                    src = fits[0].source + f"+shift({dx},{dy})"
+                    trials.append((moved, src, SHIFT_MARGIN, 0.0, lens))
+        trials += [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
         first_ok = False
-        for i, (quad, source, handicap, lines) in enumerate(trials):
+        for i, (quad, source, handicap, lines, lens) in enumerate(trials):
             if handicap and not first_ok:
                 continue
-            self.quad, self.located_by = quad, source
+            self.quad, self.located_by, self.lens = quad, source, lens
             self.orientation = calibrated
-            grid = warp_grid(bgr, self.quad)
+            grid = warp_grid(bgr, self.quad, lens=lens)
             self._cache = chips.MeasureCache()
             trial_notes: list[str] = []
             reading = self._read_grid(grid, trial_notes, judge=True, frame=bgr)
@@ -319,8 +349,8 @@ class BoardReader:
                 self._trials.append((source, "misplaced", placement.straddling_count))
                 dx, dy = placement.grid_offset()
                 if not source.endswith("+moved") and max(abs(dx), abs(dy)) > 0.1:
-                    moved = shifted_quad(quad, dx, dy)
-                    trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0))
+                    moved = shifted_quad(quad, dx, dy, lens, (w, h))
+                    trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0, lens))
                 continue
             first_ok = first_ok or i == 0
             plausibility = self._last_plausibility - handicap
@@ -330,6 +360,7 @@ class BoardReader:
             if best is None or plausibility > best[0]:
                 state = (
                     self.quad,
+                    self.lens,
                     self.located_by,
                     self.orientation,
                     self._cache,
@@ -355,11 +386,20 @@ class BoardReader:
             )
         ):
             self.quad = None
+            self.lens = 0.0
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
         _, reading, state, trial_notes, _, _ = best
-        self.quad, self.located_by, self.orientation, self._cache, grid, self._last_vote = state
+        (
+            self.quad,
+            self.lens,
+            self.located_by,
+            self.orientation,
+            self._cache,
+            grid,
+            self._last_vote,
+        ) = state
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
         return reading
@@ -374,8 +414,8 @@ class BoardReader:
         """Read a grid image warped from ``frame`` at ``self.quad``."""
         smooth = None
         if frame is not None:
-            quad, shape = self.quad, chips.shape_of(grid)
-            smooth = lambda: warp_grid_smooth(frame, quad, shape)  # noqa: E731
+            quad, shape, lens = self.quad, chips.shape_of(grid), self.lens
+            smooth = lambda: warp_grid_smooth(frame, quad, shape, lens)  # noqa: E731
         feats = chips.measure(grid, self.profile, self._cache, smooth)
         self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
         reference = None
@@ -528,8 +568,17 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
     )
 
 
-def shifted_quad(quad: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """The grid quad moved by whole cells along its own columns (dx) and rows (dy)."""
+def shifted_quad(
+    quad: np.ndarray,
+    dx: float,
+    dy: float,
+    lens: float = 0.0,
+    size: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """The grid quad moved by cells along its own columns (dx) and rows (dy); with ``lens``
+    (and the frame's ``size``, (w, h)), the lensed grid's real corners moved along it."""
+    if lens and size is not None:
+        return shifted(np.asarray(quad, np.float64), lens, size, dx, dy)
     grid = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
     hom = cv2.getPerspectiveTransform(grid, np.asarray(quad, np.float32))
     moved = (grid + np.float32([dx, dy])).reshape(-1, 1, 2)

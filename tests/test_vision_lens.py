@@ -1,0 +1,211 @@
+"""The vision side's lens model (companion.vision.lens): closed-form undistort/distort, the fit
+of a lens to bent grid lines, and warping a grid through its lens."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.vision.geometry import rect_points
+from companion.vision.lens import (
+    distort,
+    fit_at,
+    fit_lens,
+    grid_to_frame,
+    shifted,
+    undistort,
+    warp_lensed,
+)
+
+SIZE = (1280, 720)
+QUAD = np.array([[250.0, 60.0], [1060.0, 110.0], [1000.0, 680.0], [200.0, 640.0]])
+
+
+def _max_off_line(points: np.ndarray) -> float:
+    centred = points - points.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    return float(np.abs(centred @ vt[1]).max())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lam=st.floats(-0.3, 0.15),
+    x=st.floats(0, SIZE[0] - 1),
+    y=st.floats(0, SIZE[1] - 1),
+)
+def test_distort_inverts_undistort_everywhere_in_the_frame(lam, x, y):
+    p = np.array([[x, y]])
+    assert np.allclose(distort(undistort(p, lam, SIZE), lam, SIZE), p, atol=1e-6)
+
+
+def test_no_lens_changes_nothing_and_the_centre_never_moves():
+    pts = np.array([[0.0, 0.0], [100.0, 700.0], [1279.0, 719.0]])
+    assert np.array_equal(undistort(pts, 0.0, SIZE), pts)
+    centre = np.array([[(SIZE[0] - 1) / 2, (SIZE[1] - 1) / 2]])
+    assert np.allclose(distort(centre, -0.2, SIZE), centre)
+
+
+def test_barrel_pulls_points_towards_the_centre():
+    corner = np.array([[0.0, 0.0]])
+    centre = np.array([(SIZE[0] - 1) / 2, (SIZE[1] - 1) / 2])
+    seen = distort(corner, -0.15, SIZE)
+    assert np.linalg.norm(seen - centre) < np.linalg.norm(corner - centre) - 50
+
+
+def test_a_bent_line_is_made_straight():
+    straight = np.stack([np.linspace(80, 1200, 40), np.full(40, 90.0)], 1)  # near the top edge
+    bent = distort(straight, -0.15, SIZE)
+    assert _max_off_line(bent) > 10  # a barrel lens bows the line by many pixels
+    assert _max_off_line(undistort(bent, -0.15, SIZE)) < 1e-6
+    assert _max_off_line(undistort(bent, -0.05, SIZE)) > 5  # the wrong lens leaves it bent
+
+
+def _line_observations(quad: np.ndarray, lam: float, per_line: int = 6, noise: float = 0.0):
+    """Frame points on the 11 column and 11 row boundaries of the lensed grid."""
+    rng = np.random.default_rng(3)
+    along = (np.arange(per_line) + 0.5) * 10 / per_line
+    rows = []
+    for k in range(11):
+        for a in along:
+            rows.append((k, a, k, 0))  # column boundary u = k at v = a
+            rows.append((a, k, k, 1))  # row boundary v = k at u = a
+    rows = np.array(rows, np.float64)
+    pts = grid_to_frame(quad, lam, SIZE, rows[:, :2]) + rng.normal(0, noise, (len(rows), 2))
+    return pts, rows[:, 2], rows[:, 3]
+
+
+@pytest.mark.parametrize("lam", [-0.2, -0.12, -0.05, 0.0, 0.06])
+def test_fit_lens_recovers_the_lens_and_the_corners(lam):
+    pts, k, axis = _line_observations(QUAD, lam, noise=0.3)
+    fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
+    assert fit is not None
+    assert abs(fit.lam - lam) < 0.01
+    assert np.abs(fit.corners(SIZE) - QUAD).max() < 1.5
+    assert (fit.residuals < 0.02).all()
+    if lam != 0:  # one plain homography cannot explain the bent lines
+        assert fit.plain_cost > 5 * fit.cost
+
+
+def test_fit_lens_ignores_a_few_false_peaks():
+    pts, k, axis = _line_observations(QUAD, -0.12, noise=0.2)
+    pts[::17] += 25.0  # a chip's edge or a printed stroke taken for a boundary
+    fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
+    assert abs(fit.lam + 0.12) < 0.015
+    assert np.abs(fit.corners(SIZE) - QUAD).max() < 2.0
+
+
+def test_fit_needs_enough_observations():
+    pts, k, axis = _line_observations(QUAD, -0.1)
+    assert fit_lens(pts[:8], k[:8], axis[:8], np.ones(8), SIZE) is None
+    assert fit_at(0.0, pts[:8], k[:8], axis[:8], np.ones(8), SIZE) is None
+
+
+def test_grid_to_frame_puts_the_corners_on_the_quad_and_bends_the_sides():
+    corners = grid_to_frame(QUAD, -0.15, SIZE, rect_points(10, 10))
+    assert np.allclose(corners, QUAD, atol=1e-6)
+    side = grid_to_frame(QUAD, -0.15, SIZE, np.stack([np.zeros(30), np.linspace(0, 10, 30)], 1))
+    assert _max_off_line(side) > 3
+    plain = grid_to_frame(QUAD, 0.0, SIZE, np.stack([np.zeros(30), np.linspace(0, 10, 30)], 1))
+    assert _max_off_line(plain) < 1e-6
+
+
+def test_shifted_moves_the_lensed_grid_by_whole_cells():
+    moved = shifted(QUAD, -0.12, SIZE, 1, 0)
+    expect = grid_to_frame(QUAD, -0.12, SIZE, rect_points(10, 10) + [1, 0])
+    assert np.allclose(moved, expect)
+    assert np.allclose(shifted(moved, -0.12, SIZE, -1, 0), QUAD, atol=1e-6)
+
+
+def _drawn_lensed_grid(lam: float) -> np.ndarray:
+    """A white frame with the lensed grid's 11 + 11 lines drawn (bent) in black."""
+    img = np.full((SIZE[1], SIZE[0]), 255, np.uint8)
+    t = np.linspace(0, 10, 200)
+    for k in range(11):
+        for uv in (np.stack([np.full_like(t, k), t], 1), np.stack([t, np.full_like(t, k)], 1)):
+            pts = grid_to_frame(QUAD, lam, SIZE, uv)
+            cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, 0, 3, cv2.LINE_AA, 4)
+    return img
+
+
+def test_warp_lensed_straightens_the_bent_lines():
+    img = _drawn_lensed_grid(-0.15)
+    out = warp_lensed(img, QUAD, -0.15, (400, 300))
+    # every inner boundary is one dark straight line across the whole straightened image
+    cols = out.astype(np.float32).mean(axis=0)
+    rows = out.astype(np.float32).mean(axis=1)
+    for k in range(1, 10):
+        assert cols[int(round(k * 40)) - 2 : int(round(k * 40)) + 3].min() < 120
+        assert rows[int(round(k * 30)) - 2 : int(round(k * 30)) + 3].min() < 120
+    # the same image warped with one plain homography shows the bow: lines smeared
+    hom = cv2.getPerspectiveTransform(
+        QUAD.astype(np.float32), rect_points(400, 300).astype(np.float32)
+    )
+    plain = cv2.warpPerspective(img, hom, (400, 300)).astype(np.float32).mean(axis=0)
+    assert plain[38:43].min() > cols[38:43].min() + 40
+
+
+def test_warp_lensed_without_a_lens_is_the_perspective_warp():
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (SIZE[1], SIZE[0]), np.uint8), (9, 9), 3)
+    hom = cv2.getPerspectiveTransform(
+        QUAD.astype(np.float32), rect_points(240, 240).astype(np.float32)
+    )
+    plain = cv2.warpPerspective(img, hom, (240, 240)).astype(np.float32)
+    lensed = warp_lensed(img, QUAD, 0.0, (240, 240)).astype(np.float32)
+    assert np.abs(plain - lensed)[2:-2, 2:-2].mean() < 1.0
+
+
+def _strong_lens_frame(art: str, seed: int):
+    from companion.render import random_spec, render_frame
+
+    spec = random_spec(
+        np.random.default_rng(seed),
+        art=art,
+        hand=False,
+        board_fraction=0.9,
+        tilt_deg=15.0,
+        size=(800, 600),
+        glare=0.0,
+        board_cards=0,
+        lens_k1=-0.15,
+        lens_k2=0.0,
+    )
+    return render_frame(spec)
+
+
+@pytest.mark.parametrize("art, seed", [("cards", 6), ("text", 4)])
+def test_a_board_bent_by_a_strong_lens_reads_exactly_at_its_real_corners(art, seed, monkeypatch):
+    from companion.vision import BoardReader, locate
+
+    image, truth = _strong_lens_frame(art, seed)
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reading.cells == truth.cells
+    assert reader.lens < -0.05  # barrel
+    assert np.abs(np.asarray(reading.corners) - np.asarray(truth.corners)).max() < 6.0
+    # one plain homography is off by far more at the corners (and, on the cards art, leaves
+    # cells along the bent edges unread)
+    monkeypatch.setattr(locate, "LENS", False)
+    plain_reader = BoardReader()
+    plain = plain_reader.read(image)
+    assert plain_reader.lens == 0.0
+    assert np.abs(np.asarray(plain.corners) - np.asarray(truth.corners)).max() > 15.0
+    if art == "cards":
+        assert plain.cells != truth.cells
+    # the straightened board for evidence follows the lens too
+    board = reader.straighten(image, width=300)
+    assert board is not None and board.shape[1] == 300
+
+
+def test_the_fast_path_keeps_reading_through_the_lens():
+    from companion.vision import BoardReader
+
+    image, truth = _strong_lens_frame("cards", 6)
+    reader = BoardReader()
+    reader.read(image)
+    again = reader.read(image)
+    assert again.notes == []  # fast path: not located again
+    assert again.cells == truth.cells
