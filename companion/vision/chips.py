@@ -30,6 +30,7 @@ from companion.vision.colour import (
     local_whites,
     tinted_mask,
 )
+from companion.vision.glare import Veil, estimate_veil, remove_veil
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -485,6 +486,7 @@ class MeasureCache:
     palette: np.ndarray | None = None
     light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
     dark_max: int | None = None  # the dark-ink level measured with the light
+    veil: Veil | None = None  # glare added on top of the board, measured with the light
     age: int = 0
 
 
@@ -537,7 +539,16 @@ def measure(
     gone, and a boundary showing in either view is there (thin lines a plain warp skipped)."""
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
-    img, whites = normalise(grid_bgr, cache)
+    # glare adds light that dividing by the white cannot undo: taken off first (clipped
+    # pixels stay flagged from the picture as it was)
+    if cache is None:
+        veil = estimate_veil(grid_bgr)
+    else:
+        if fresh:  # a fixed camera's glare moves with its lamp: measured with the light
+            cache.veil = estimate_veil(grid_bgr)
+        veil = cache.veil
+    seen = grid_bgr if veil is None else remove_veil(grid_bgr, veil)
+    img, whites = normalise(seen, cache)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     # the darkest ink level: measured on this picture, or kept with the light by a fixed camera
     if cache is None:

@@ -1,0 +1,224 @@
+"""Glare: light added on top of the board (a lamp's reflection), estimated and taken off.
+
+A specular reflection on a laminated board or on glossy chips *adds* the lamp's light to
+whatever lies under it: black ink, the lines between cells and a chip's dark side are lifted by
+the same amount as the card's white. Dividing by the local white (``colour.flatten_light``)
+cannot undo an addition, so under a veil of glare the ink fades, boundaries seem gone and the
+cells' borders look foreign. This module estimates the added light per cell and subtracts it
+before the light is divided out, the "dark channel prior" of haze removal (He et al.): every
+cell of a Sequence board shows something dark in at least one colour channel (black ink; red
+ink is dark in green and blue; blue and green chips are dark in red; shading), so per cell the
+darkest level of the per-pixel minimum over B, G, R says how much light lies on top of it.
+
+Two signs must agree, so a cell whose printing is merely faint (a small red pip blurred) is not
+taken for glare: its darkest level is lifted over the board's typical dark level, *and* its
+brightest level over the light the board gets there (a plane fitted to the cells' whites, glare
+spots left out). Glare lifts both by the same amount; the smaller excess is what is taken off.
+
+Pure functions of small arrays (a straightened grid image of 10x10 cells).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.colour import cell_white_colours
+
+VEIL_MIN = 24.0  # grey levels: a smaller lift anywhere on the board is left alone
+DARK_RANK = 25  # of 100 cells' darkest levels (ascending), the board's own dark level
+PLANE_ROUNDS = 4  # refits of the light plane with cells lifted above it left out
+PLANE_SLACK = 8.0  # grey levels above the fitted light a cell's white may lie without glare
+PLANE_BELOW = 25.0  # ... and below it without a hand, a shadow or a chip over all of it
+FIT_CELLS = 30  # cells the light is fitted to at least
+PEAK_SLACK = 10.0  # grey levels a cell's veil may exceed the most of its neighbours'
+SPOT_NEIGHBOURS = 2  # a lifted cell is glare with this many of its 8 neighbours half as lifted
+SPOT_REACH = np.ones((5, 5), np.uint8)  # light is taken off within 2 cells of such a cell
+AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8)  # a cell's 8 neighbours
+CHANNEL_CLIPPED = 240.0  # a channel this bright was (probably) clipped (JPEG and noise blur 255)
+FIX_MIN = 8  # grey levels taken off below which a clipped channel is left as it is
+CLIPPED = 250.0  # a cell white this bright may be clipped: it says nothing of the glare's size
+
+
+def _per_cell(img: np.ndarray, reduce, ny: int = 10, nx: int = 10) -> np.ndarray:
+    """``reduce`` (``np.min`` or ``np.max``) of a one-channel image over each cell: rows of
+    pixels first (contiguous, cheap for numpy), then columns."""
+    h, w = img.shape[:2]
+    ch, cw = h // ny, w // nx
+    rows = reduce(img[: ch * ny, : cw * nx].reshape(ny, ch, cw * nx), axis=1)
+    return reduce(rows.reshape(ny, nx, cw), axis=2).astype(np.float32)
+
+
+def cell_levels(grid_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell (10x10 float32 each), the darkest and the brightest level of the per-pixel
+    minimum over B, G, R, 3x3-averaged (sensor noise and JPEG blocks are not ink). The
+    minimum channel is the last to clip: glare lifts it by all of its light."""
+    b, g, r = cv2.split(grid_bgr)
+    low = cv2.blur(cv2.min(cv2.min(b, g), r), (3, 3))
+    return _per_cell(low, np.min), _per_cell(low, np.max)
+
+
+def _plane_fit(design: np.ndarray, values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    a = design[keep]
+    return np.linalg.solve(a.T @ a, a.T @ values[keep])
+
+
+_YS, _XS = np.mgrid[0:10, 0:10].astype(np.float64) / 9.0 - 0.5
+# a quadratic surface over the 10x10 cells: a gradient and a vignette's fall-off
+_DESIGN = np.stack(
+    [
+        np.ones(100),
+        _XS.ravel(),
+        _YS.ravel(),
+        _XS.ravel() ** 2,
+        (_XS * _YS).ravel(),
+        _YS.ravel() ** 2,
+    ],
+    axis=1,
+)
+
+
+def light_plane(whites: np.ndarray) -> np.ndarray:
+    """The light the board's white gets at each cell (10x10), without glare: a quadratic
+    surface (gradients, vignetting) fitted to the cells' whites, refitted with the cells far
+    from it left out (lifted above it: glare; far below: a hand, a shadow, a chip over the
+    whole cell)."""
+    values = whites.ravel().astype(np.float64)
+    keep = values < CLIPPED
+    if keep.sum() < FIT_CELLS:
+        keep = np.ones_like(keep)
+    fit = _DESIGN @ _plane_fit(_DESIGN, values, keep)
+    for _ in range(PLANE_ROUNDS - 1):
+        nxt = (values < CLIPPED) & (values <= fit + PLANE_SLACK) & (values >= fit - PLANE_BELOW)
+        if nxt.sum() < FIT_CELLS or np.array_equal(nxt, keep):
+            break
+        keep = nxt
+        fit = _DESIGN @ _plane_fit(_DESIGN, values, keep)
+    return fit.reshape(10, 10).astype(np.float32)
+
+
+@dataclass(eq=False)
+class Veil:
+    """Glare found on a grid image: per cell (10x10 float32, grey levels) the light added on
+    top, and the light the board's white gets there without it (its minimum channel)."""
+
+    added: np.ndarray
+    light: np.ndarray
+    white: np.ndarray  # the board white's colour (BGR float32, least channel 1)
+    _fields: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @functools.cached_property
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Look-up tables (1 x 256 x 3 uint8) from a channel's level to its share of the
+        white (the least channel's level) and back: one ``cv2.LUT`` per use."""
+        levels = np.arange(256, dtype=np.float32)[:, None]
+        to_share = np.clip(levels / self.white, 0, 255).round().astype(np.uint8)
+        to_level = np.clip(levels * self.white, 0, 255).round().astype(np.uint8)
+        return to_share[None], to_level[None]
+
+    def per_pixel(self, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+        """The light added at every pixel of a ``w`` x ``h`` grid image, interpolated between
+        the cells' centres: uint8, and as a BGR image (kept for the next frame)."""
+        if (w, h) not in self._fields:
+            field = cv2.resize(self.added, (w, h), interpolation=cv2.INTER_LINEAR)
+            field8 = cv2.convertScaleAbs(field)  # rounded, saturated to 0..255
+            self._fields.clear()
+            self._fields[w, h] = (field8, cv2.merge([field8, field8, field8]))
+        return self._fields[w, h]
+
+    def share(self, bgr: np.ndarray) -> np.ndarray:
+        """Each channel over the white's (in units of its least channel)."""
+        return cv2.LUT(bgr, self._tables[0])
+
+    def tinted(self, level: np.ndarray) -> np.ndarray:
+        """The white's colour at ``level`` (its least channel): a BGR image."""
+        return cv2.LUT(cv2.merge([level, level, level]), self._tables[1])
+
+
+def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
+    """The glare on a grid image of 10x10 cells, or None where nothing on the board is lifted
+    by ``VEIL_MIN`` or more (then the picture is read as it is)."""
+    dark, white = cell_levels(grid_bgr)
+    own_dark = float(np.partition(dark.ravel(), DARK_RANK)[DARK_RANK])
+    lift_dark = dark - own_dark
+    if float(lift_dark.max()) < VEIL_MIN:
+        return None  # the common case: one cheap look, nothing to do
+    light = light_plane(white)
+    # a clipped white hides how much light was added, but only shows glare where the board's
+    # white lies clearly below clipping (an over-exposed board clips without any)
+    lift_white = np.where((white >= CLIPPED) & (light < CLIPPED - VEIL_MIN), np.inf, white - light)
+    added = np.clip(np.minimum(lift_dark, lift_white), 0.0, None).astype(np.float32)
+    # glare is a broad, smooth spot: no cell lies far above all of its neighbours (one that
+    # does shows faint printing, not more light) ...
+    around = cv2.dilate(added, AROUND, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    added = np.minimum(added, around + PEAK_SLACK)
+    # ... and a spot lifts a cell and several cells beside it: only around such cells is
+    # light taken off (a lone lifted cell is faint printing where the fit of the light is off)
+    strong = (added >= VEIL_MIN).astype(np.uint8)
+    beside = cv2.filter2D(
+        (added >= VEIL_MIN / 2).astype(np.float32),
+        -1,
+        AROUND.astype(np.float32),
+        borderType=cv2.BORDER_CONSTANT,
+    )
+    spots = strong & (beside >= SPOT_NEIGHBOURS)
+    if not spots.any():
+        return None
+    added = np.where(cv2.dilate(spots, SPOT_REACH) > 0, added, 0.0).astype(np.float32)
+    return Veil(added=added, light=light, white=board_white(grid_bgr))
+
+
+def board_white(grid_bgr: np.ndarray) -> np.ndarray:
+    """The colour of the board's white (float32 BGR) scaled to a minimum channel of 1: the
+    median of the cells' brightest colours where no channel is clipped (cells under glare or
+    a clipped lamp left out)."""
+    whites = cell_white_colours(grid_bgr).reshape(-1, 3).astype(np.float32)
+    unclipped = whites[(whites < CLIPPED).all(axis=1)]
+    white = np.median(unclipped if len(unclipped) >= 10 else whites, axis=0) + 1.0
+    return white / white.min()
+
+
+def remove_veil(grid_bgr: np.ndarray, veil: Veil) -> np.ndarray:
+    """``grid_bgr`` with the added light taken off, in equal parts from B, G and R (the
+    lamp's light, white in a white-balanced picture), interpolated smoothly between the cells'
+    centres.
+
+    A channel the camera clipped lost what lay above 255: taking the whole veil off it would
+    leave it too dark (a warm card's red clips first, and the card would turn cyan). Its value
+    is at least 255 minus the veil, and for the card's white what the unclipped channels say
+    in the board white's proportions; the larger of the two is kept, so a white card stays
+    white and a red chip, whose other channels are dark, stays red. A pixel clipped in every
+    channel says nothing: it is painted as the board's white there without the glare (the
+    caller keeps it flagged as clipped from the original)."""
+    h, w = grid_bgr.shape[:2]
+    field8, field3 = veil.per_pixel(w, h)
+    out = cv2.subtract(grid_bgr, field3)
+    # clipped channels, only where light was taken off (within the box around them; all
+    # in 8 bits: a level's rounding is far below what clipping lost)
+    b, g, r = cv2.split(grid_bgr)
+    brightest = cv2.max(cv2.max(b, g), r)
+    some = cv2.bitwise_and(
+        cv2.compare(brightest, CHANNEL_CLIPPED, cv2.CMP_GE),
+        cv2.compare(field8, FIX_MIN, cv2.CMP_GE),
+    )
+    x, y, bw, bh = cv2.boundingRect(some)
+    if bw == 0:
+        return out
+    box = (slice(y, y + bh), slice(x, x + bw))
+    seen = out[box]
+    lost = cv2.compare(grid_bgr, CHANNEL_CLIPPED, cv2.CMP_GE)[box]  # per channel
+    # the pixel's brightness relative to the white (its least channel's share), from its
+    # unclipped channels, or for a pixel clipped all over the white's own light there
+    ratio = cv2.bitwise_and(veil.share(seen), cv2.bitwise_not(lost))
+    rb, rg, rr = cv2.split(ratio)
+    level = cv2.max(cv2.max(rb, rg), rr)
+    all_lost = cv2.compare(cv2.min(cv2.min(b, g), r), CHANNEL_CLIPPED, cv2.CMP_GE)[box]
+    if cv2.countNonZero(all_lost):
+        light = cv2.resize(veil.light, (w, h), interpolation=cv2.INTER_LINEAR)[box]
+        cv2.copyTo(cv2.convertScaleAbs(light), all_lost, level)
+    guess = cv2.max(seen, veil.tinted(level))
+    cv2.copyTo(guess, cv2.bitwise_and(lost, cv2.merge([some[box]] * 3)), seen)
+    return out

@@ -1,0 +1,155 @@
+"""Glare taken off before the light is divided out (``companion.vision.glare``)."""
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.render import random_spec, render_frame
+from companion.vision import BoardReader, chips, glare
+from companion.vision.pipeline import warp_grid
+
+CW = CH = 24
+
+
+def _board(white=(186, 190, 192)):
+    """A drawn grid image: cards on dark gaps, a black or red "7" on each (the cards' white
+    exposed well below clipping, as a camera does)."""
+    img = np.full((10 * CH, 10 * CW, 3), (60, 62, 62), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), white, -1)
+            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
+            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
+    return img
+
+
+def _spot(centre, sigma, peak):
+    """Added light: a round Gaussian spot (grey levels, float32 H x W)."""
+    ys, xs = np.mgrid[0 : 10 * CH, 0 : 10 * CW].astype(np.float32)
+    d2 = (xs - centre[0]) ** 2 + (ys - centre[1]) ** 2
+    return (peak * np.exp(-0.5 * d2 / sigma**2)).astype(np.float32)
+
+
+def _add(img, light):
+    return np.clip(img.astype(np.float32) + light[..., None], 0, 255).astype(np.uint8)
+
+
+def test_added_light_is_measured_per_cell_and_taken_off():
+    clean = _board()
+    light = _spot((120, 110), 30.0, 120.0)
+    veil = glare.estimate_veil(_add(clean, light))
+    assert veil is not None
+    cells = light.reshape(10, CH, 10, CW)
+    least, mean = cells.min(axis=(1, 3)), cells.mean(axis=(1, 3))
+    # per cell, the light at its darkest point (its least): never more than the light added
+    # over the cell on average (over-subtracting darkens the card); far from the spot, nothing
+    spot = mean > 40
+    assert (veil.added[spot] >= least[spot] - 8).all()
+    assert (veil.added <= mean + 5).all()
+    assert veil.added[mean < 2].max() < 5
+    restored = glare.remove_veil(_add(clean, light), veil)
+    # black ink under the spot comes down by at least half of what the spot lifted it
+    ink = (clean.max(axis=2) < 60) & (light > 80)
+    before = clean.max(axis=2)[ink].mean()
+    lifted = _add(clean, light).max(axis=2)[ink].mean()
+    after = restored.max(axis=2)[ink].mean()
+    assert lifted - before > 80
+    assert lifted - after > 0.5 * (lifted - before)
+
+
+def test_a_board_without_glare_is_left_alone_whatever_its_light():
+    img = _board().astype(np.float32)
+    ys, xs = np.mgrid[0 : 10 * CH, 0 : 10 * CW].astype(np.float32) / (10 * CW)
+    vignette = 1.0 - 0.5 * ((xs - 0.5) ** 2 + (ys - 0.5) ** 2)  # and a gradient
+    img *= (vignette * (0.75 + 0.3 * xs))[..., None]
+    assert glare.estimate_veil(img.astype(np.uint8)) is None
+
+
+def test_one_cell_with_faint_printing_is_not_taken_for_glare():
+    img = _board()
+    cv2.rectangle(img, (5 * CW + 2, 4 * CH + 2), (6 * CW - 3, 5 * CH - 3), (186, 190, 192), -1)
+    cv2.circle(img, (5 * CW + 12, 4 * CH + 12), 2, (150, 150, 220), -1)  # a faint pip only
+    assert glare.estimate_veil(img) is None
+
+
+def test_a_clipped_red_channel_leaves_a_warm_card_warm_and_a_red_chip_red():
+    warm = (150, 200, 240)  # B, G, R: a card under warm light
+    clean = _board(white=warm)
+    cv2.circle(clean, (4 * CW + 12, 4 * CH + 12), 8, (40, 30, 200), -1)  # a red chip
+    light = _spot((4 * CW + 12, 4 * CH + 12), 40.0, 80.0)
+    seen = _add(clean, light)
+    veil = glare.estimate_veil(seen)
+    assert veil is not None
+    out = glare.remove_veil(seen, veil).astype(np.float32)
+    card = (clean == np.array(warm, np.uint8)).all(axis=2) & (light > 40)
+    card &= seen[..., 2] >= 250  # the red channel clipped
+    assert card.sum() > 50
+    b, g, r = (out[..., k][card].mean() for k in range(3))
+    # the card keeps its warm colour: red above green above blue (not a cyan card)
+    assert r > g > b and r / b > 1.3
+    chip = (clean == np.array((40, 30, 200), np.uint8)).all(axis=2)
+    assert (out[..., 2][chip] - out[..., 1][chip]).mean() > 100
+
+
+def test_clipped_white_is_painted_as_the_cards_white_not_grey():
+    clean = _board()
+    light = _spot((120, 120), 20.0, 200.0)
+    seen = _add(clean, light)
+    veil = glare.estimate_veil(seen)
+    assert veil is not None
+    out = glare.remove_veil(seen, veil)
+    clipped = (seen >= 250).all(axis=2)
+    assert clipped.sum() > 100
+    assert out[clipped].min(axis=1).mean() > 170  # as bright as the card, not 255 - veil
+
+
+def test_a_single_clipped_pixel_under_the_veil_is_handled():
+    clean = _board()
+    light = _spot((120, 110), 30.0, 40.0)
+    seen = _add(clean, light)
+    assert seen.max() < 240
+    seen[110, 121] = (255, 255, 255)  # one clipped pixel: a one-pixel box to repair
+    veil = glare.estimate_veil(seen)
+    assert veil is not None
+    out = glare.remove_veil(seen, veil)
+    assert out.shape == seen.shape and out[110, 121].min() > 150
+
+
+def _spec(seed, glare_strength):
+    spec = random_spec(np.random.default_rng(seed), art="text", hand=False)
+    return dataclasses.replace(
+        spec,
+        glare=glare_strength,
+        glare_spots=1,
+        size=(640, 480),
+        lens_k1=0.0,
+        lens_k2=0.0,
+        board_fraction=0.8,
+        blur=0.0,
+        tilt_deg=min(spec.tilt_deg, 20.0),
+    )
+
+
+# renderer seeds (dev range) whose single glare spot veils cells without hiding them
+GLARED = (7613000, 7613005, 7613014)
+
+
+@pytest.mark.parametrize("seed", GLARED)
+def test_a_rendered_board_under_a_glare_spot_reads_exactly(seed, monkeypatch):
+    image, truth = render_frame(_spec(seed, 0.75))
+    assert not np.asarray(truth.occluded).any()  # no cell lies under clipped glare
+    assert BoardReader().read(image).cells == list(truth.cells)
+    # ... which the same reading without taking the glare off does not
+    monkeypatch.setattr(chips, "estimate_veil", lambda grid: None)
+    assert "?" in "".join(BoardReader().read(image).cells)
+
+
+@pytest.mark.parametrize("seed", GLARED)
+def test_the_same_board_without_glare_has_no_veil_and_reads_exactly(seed):
+    image, truth = render_frame(_spec(seed, 0.0))
+    reader = BoardReader()
+    assert reader.read(image).cells == list(truth.cells)
+    assert glare.estimate_veil(warp_grid(image, reader.quad)) is None
