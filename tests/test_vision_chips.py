@@ -659,3 +659,23 @@ def test_a_red_chip_faded_to_its_rim_under_a_veil_of_glare_is_unknown_not_ink():
     symbols, _ = chips.classify(veiled, why=why)
     assert symbols[3, 4] == "?" and why["washed_red"][3, 4]
     assert symbols[6, 5] == "."
+
+
+def test_a_red_chip_among_red_printing_is_read_though_the_printing_lowers_its_solidity():
+    img = _grid()
+    r, c = 4, 4
+    x, y = c * CW, r * CH
+    for k in range(3, CW - 3, 2):  # red strokes over the whole cell (a card's red pips)
+        cv2.line(img, (x + k, y + 3), (x + k, y + CH - 4), (40, 30, 200), 1)
+    cv2.circle(img, (x + 12, y + 12), 7, (40, 30, 200), -1)  # and a red chip on them
+    feats = chips.measure(img, ColourProfile())
+    solidity = feats.chip["R"][r, c] / feats.raw["R"][r, c]
+    assert solidity < chips.SOLIDITY_MIN  # the printing around it counts in its share ...
+    assert feats.chip["R"][r, c] >= chips.RED_CORE_MIN  # ... its core is a chip's
+    symbols, _ = chips.classify(feats)
+    assert symbols[r, c] == "R"
+    # the printing alone is ink, not a chip
+    img = _grid()
+    for k in range(3, CW - 3, 2):
+        cv2.line(img, (x + k, y + 3), (x + k, y + CH - 4), (40, 30, 200), 1)
+    assert _read(img)[0][r, c] != "R"

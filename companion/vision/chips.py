@@ -45,6 +45,8 @@ GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chi
 WASHED_TINT = 0.25  # a broad pale tint over this much of a clipped cell: a washed-out chip
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
 REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
+RED_CORE_MIN = 0.26  # eroded red share no printed symbol keeps (bold ink < INK_ERODED_MAX) ...
+SOLIDITY_MIN_CORE = 0.35  # ... with this share of the cell's red surviving the erosion
 SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
@@ -677,6 +679,11 @@ def classify(
     solidity = best / (raw_best + 1e-6)
     # red needs the stricter test: printed hearts and diamonds are red, never blue or green
     solidity_min = np.where(best_sym == "R", SOLIDITY_MIN, SOLIDITY_MIN_BG)
+    # a red disc keeping more through the erosion than any printed symbol does is a chip,
+    # though red printing around it (pips beside it, a heart under its rim) lowers its share
+    solidity_min = np.where(
+        (best_sym == "R") & (best >= RED_CORE_MIN), SOLIDITY_MIN_CORE, solidity_min
+    )
     is_chip = (
         (best >= np.maximum(CHIP_MIN, base + REFERENCE_MARGIN))
         & (dominance > 0.5)
