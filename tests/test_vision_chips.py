@@ -679,3 +679,22 @@ def test_a_red_chip_among_red_printing_is_read_though_the_printing_lowers_its_so
     for k in range(3, CW - 3, 2):
         cv2.line(img, (x + k, y + 3), (x + k, y + CH - 4), (40, 30, 200), 1)
     assert _read(img)[0][r, c] != "R"
+
+
+def test_a_white_card_lying_over_cells_is_a_cover_where_no_glare_was_found():
+    img = _grid()
+    _disc(img, 4, 5, (40, 150, 30))  # a green chip the card hides
+    x0, y0 = 4 * CW + 6, 3 * CH + 8
+    cv2.rectangle(img, (x0, y0), (x0 + 2 * CW, y0 + int(2.4 * CH)), (236, 238, 240), -1)
+    pip = np.array([[x0 + CW, y0 + 20], [x0 + CW + 7, y0 + 30], [x0 + CW, y0 + 40]], np.int32)
+    cv2.fillPoly(img, [np.vstack([pip, [[x0 + CW - 7, y0 + 30]]])], (40, 30, 200))
+    feats = chips.measure(img, ColourProfile())
+    gone = feats.edges_missing >= chips.EDGES_GONE
+    # the card's white lifts the cells' darkest level as a veil of glare would
+    assert (feats.black[gone] >= chips.VEIL_BLACK).any()
+    symbols, _ = chips.classify(feats)
+    assert (symbols[gone] == "?").all()
+    assert symbols[4, 5] == "?"
+    # ... where glare was found (and taken off) the same signs are the veil's doing
+    glared = replace(feats, glare_added=np.full((10, 10), 30.0, np.float32))
+    assert (chips.classify(glared)[0][gone] != "?").any()

@@ -107,6 +107,9 @@ class CellFeatures:
     black: np.ndarray | None = None
     # ... and there, broad areas of any colour however pale (what a washed-out chip leaves)
     veil_tint: np.ndarray | None = None
+    # the light glare added on each cell, already taken off (``glare.estimate_veil``; zeros
+    # where none was found); None: not measured
+    glare_added: np.ndarray | None = None
 
     @property
     def content(self) -> np.ndarray:
@@ -610,6 +613,7 @@ def measure(
         ring_colour=ring_colour,
         chip_mask=any_chip,
         pale_bg=blob["pale_bg"],
+        glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
     )
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
@@ -732,6 +736,10 @@ def classify(
             & (feats.skin < HAND_SKIN)
             & (is_chip | clear)
         )
+        if feats.glare_added is not None:
+            # only where glare was found: a white card lying over a cell lifts its darkest
+            # level too, and it hides the boundaries for real
+            veiled &= feats.glare_added > 0
     causes = {
         "foreign_border": feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
