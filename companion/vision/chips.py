@@ -55,6 +55,7 @@ INK_SOLIDITY_MAX = 0.3  # printed strokes: under a third of the colour survives 
 INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
 INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
 INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
+INK_RAW_ALL = 0.7  # thin red over more of a cell than any printing covers (bold hearts 0.59)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
 WASHED_RING_RED = 0.25  # red over this much of a veiled, broadly tinted cell: a washed chip's rim
 PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, not a pip
@@ -773,6 +774,8 @@ def classify(
     # (a sign that something lies on the cell, so left out when judging a located grid)
     if covers:
         thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
+        # ... or red over more of a cell than any printing covers, not as a chip's disc
+        thin_red |= feats.raw["R"] > INK_RAW_ALL
         causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
