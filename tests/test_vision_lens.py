@@ -209,3 +209,28 @@ def test_the_fast_path_keeps_reading_through_the_lens():
     again = reader.read(image)
     assert again.notes == []  # fast path: not located again
     assert again.cells == truth.cells
+
+
+@pytest.mark.parametrize("art, seed", [("cards", 6), ("text", 4)])
+def test_a_camera_without_a_lens_keeps_the_plain_homography(art, seed):
+    from companion.render import random_spec, render_frame
+    from companion.vision import BoardReader
+
+    spec = random_spec(
+        np.random.default_rng(seed),
+        art=art,
+        hand=False,
+        board_fraction=0.9,
+        tilt_deg=15.0,
+        size=(800, 600),
+        glare=0.0,
+        board_cards=0,
+        lens_k1=0.0,
+        lens_k2=0.0,
+    )
+    image, truth = render_frame(spec)
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reader.lens == 0.0
+    assert "+lens" not in reader.located_by
+    assert reading.cells == truth.cells

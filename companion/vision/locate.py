@@ -37,7 +37,13 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
-from companion.vision.lens import INLIER_CELLS, fit_at, fit_lens, grid_to_frame, warp_lensed
+from companion.vision.lens import (
+    INLIER_CELLS,
+    fit_at,
+    fit_lens,
+    grid_to_frame,
+    warp_lensed,
+)
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 
@@ -835,11 +841,10 @@ def locate_grid(bgr: np.ndarray) -> GridFit | None:
 
 
 LENS = True
-# a fitted lens is kept when it bends the lines at least LENS_MIN (division-model units) and
-# cuts the fit's cost to LENS_RATIO of one plain homography's, or bends them LENS_MIN_CLEAR
-# and cuts it to LENS_RATIO_CLEAR (thin printed lines measure precisely: a weak lens shows)
-LENS_MIN, LENS_RATIO = 0.05, 0.7
-LENS_MIN_CLEAR, LENS_RATIO_CLEAR = 0.025, 0.35
+# a fitted lens is kept when it bends the lines at least this much (division-model units) and
+# cuts the fit's cost to this share of one plain homography's: a weak lens only when the lines
+# measure precisely (thin printed lines: the fit's cost drops far)
+LENS_TIERS = ((0.025, 0.35), (0.05, 0.7))
 LENS_SKIP = 0.02  # the first round's lens weaker than this: no second round
 
 
@@ -892,6 +897,4 @@ def lens_is_clear(bent: LensRefit) -> bool:
     than one plain homography (else the plain grid is kept, so unbent frames read as before:
     measured on 108 dev frames without a lens, none kept one)."""
     ratio = bent.cost / max(bent.plain_cost, 1e-12)
-    return (abs(bent.lam) >= LENS_MIN and ratio <= LENS_RATIO) or (
-        abs(bent.lam) >= LENS_MIN_CLEAR and ratio <= LENS_RATIO_CLEAR
-    )
+    return any(abs(bent.lam) >= bend and ratio <= share for bend, share in LENS_TIERS)
