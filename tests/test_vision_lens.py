@@ -234,3 +234,38 @@ def test_a_camera_without_a_lens_keeps_the_plain_homography(art, seed):
     assert reader.lens == 0.0
     assert "+lens" not in reader.located_by
     assert reading.cells == truth.cells
+
+
+def test_a_wrongly_fitted_lens_falls_back_to_the_plain_grid(monkeypatch):
+    from companion.render import random_spec, render_frame
+    from companion.vision import BoardReader, locate, pipeline
+
+    spec = random_spec(
+        np.random.default_rng(6),
+        art="cards",
+        hand=False,
+        board_fraction=0.9,
+        tilt_deg=15.0,
+        size=(800, 600),
+        glare=0.0,
+        board_cards=0,
+        lens_k1=0.0,
+        lens_k2=0.0,
+    )
+    image, truth = render_frame(spec)
+    real = locate.locate_candidates(image, limit=3)
+    assert real[0].lens == 0.0
+    # the same grid offered as if a strong barrel lens had been fitted to it (wrongly)
+    wrong = locate.GridFit(
+        quad=real[0].quad,
+        score=real[0].score,
+        source="outline+lens",
+        lines=real[0].lines,
+        lens=-0.25,
+        plain=real[0].quad,
+    )
+    monkeypatch.setattr(pipeline, "locate_candidates", lambda *a, **k: [wrong])
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reader.lens == 0.0 and "+lens" not in reader.located_by
+    assert reading.cells == truth.cells

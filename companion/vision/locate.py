@@ -92,6 +92,7 @@ class GridFit:
     source: str
     lines: float = 1.0  # share of the grid lines one homography explains (refine_grid)
     lens: float = 0.0  # the camera lens bending its lines (companion.vision.lens), 0: none
+    plain: np.ndarray | None = None  # with a lens: the same grid as one plain homography
 
 
 def downscale(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -684,16 +685,18 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
                 continue
             grid, fit_score, score = turned
             src += "+unsheared"
-        lam = 0.0
+        lam, plain = 0.0, None
         # the lens is fitted to the best grid (on the second look, to every grid): it costs
         # about as much as refining a grid
         bent = refine_lens(full, grid) if LENS and (deep or not out) else None
         if bent is not None and lens_is_clear(bent):
-            grid, lam = bent.quad, bent.lam
+            plain, grid, lam = grid, bent.quad, bent.lam
             src += "+lens"
         cell = np.linalg.norm(grid[1] - grid[0]) / 10
         if _is_new(grid, [o.quad for o in out], 0.3 * cell):
-            out.append(GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam))
+            out.append(
+                GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam, plain=plain)
+            )
     # a grid whose lines fit clearly worse than another's is mostly a grid part of a cell
     # off, and such a grid can still read plausibly: it is not offered
     best_lines = max((o.lines for o in out), default=0.0)

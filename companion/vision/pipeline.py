@@ -50,6 +50,7 @@ CLEAR_INK_CORNERS_MIN = 0.0  # ... and the free corners look more alike than the
 STRONG_LINES = 0.85
 SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried
+PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share more cells
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
@@ -313,6 +314,14 @@ class BoardReader:
         # (quad, source, handicap, share of its lines one homography explains (0 = not
         # measured), lens)
         trials = [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[:1]]
+        plain_trial = None
+        if fits and fits[0].plain is not None:
+            # the same grid without its lens, in case the lens fitted to its lines is wrong: a
+            # wrong lens can still read "plausibly" with most cells unknown
+            plain_source = fits[0].source.replace("+lens", "")
+            plain_trial = (fits[0].plain, plain_source, 0.0, fits[0].lines, 0.0)
+            trials.append(plain_trial)
+        last_first = trials[-1] if trials else None  # the located grid's own trials end here
         h, w = bgr.shape[:2]
         for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
@@ -326,7 +335,8 @@ class BoardReader:
                     trials.append((moved, src, SHIFT_MARGIN, 0.0, lens))
         trials += [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
         first_ok = False
-        for i, (quad, source, handicap, lines, lens) in enumerate(trials):
+        for i, trial in enumerate(trials):
+            quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
             self.quad, self.located_by, self.lens = quad, source, lens
@@ -357,7 +367,14 @@ class BoardReader:
             self._trials.append((source, round(plausibility, 3), self._last_parts))
             # a grid a cell off whose ink matches better: the best reading is not clear
             top_match = max(top_match, self._last_parts[0])
-            if best is None or plausibility > best[0]:
+            if trial is plain_trial and best is not None and best[2][1] != 0.0:
+                # against its own lensed grid, the plain grid wins only by reading clearly
+                # more cells (the plausibility's other parts, the corners' likeness above
+                # all, vary more between the two than the right grid's gain)
+                better = self._last_parts[2] < best[4][2] - PLAIN_FALLBACK_UNKNOWN
+            else:
+                better = best is None or plausibility > best[0]
+            if better:
                 state = (
                     self.quad,
                     self.lens,
@@ -368,7 +385,7 @@ class BoardReader:
                     self._last_vote,
                 )
                 best = (plausibility, reading, state, trial_notes, self._last_parts, lines)
-            if i == 0 and plausibility >= CONFIDENT_PLAUSIBILITY:
+            if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
         if deep and best is not None and best[4][5] > WASHED_OUT_MAX:
             # found only on the closer look and its empty cells show no printing: glare or
