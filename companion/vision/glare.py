@@ -20,7 +20,6 @@ Pure functions of small arrays (a straightened grid image of 10x10 cells).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -110,32 +109,35 @@ class Veil:
     white: np.ndarray  # the board white's colour (BGR float32, least channel 1)
     _fields: dict = field(default_factory=dict, repr=False, compare=False)
 
-    @functools.cached_property
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """Look-up tables (1 x 256 x 3 uint8) from a channel's level to its share of the
-        white (the least channel's level) and back: one ``cv2.LUT`` per use."""
-        levels = np.arange(256, dtype=np.float32)[:, None]
-        to_share = np.clip(levels / self.white, 0, 255).round().astype(np.uint8)
-        to_level = np.clip(levels * self.white, 0, 255).round().astype(np.uint8)
-        return to_share[None], to_level[None]
-
-    def per_pixel(self, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-        """The light added at every pixel of a ``w`` x ``h`` grid image, interpolated between
-        the cells' centres: uint8, and as a BGR image (kept for the next frame)."""
+    def per_pixel(self, w: int, h: int) -> tuple:
+        """For a ``w`` x ``h`` grid image (kept for the next frames): the light added at every
+        pixel (interpolated between the cells' centres) as a BGR uint8 image; the box where it
+        reaches ``FIX_MIN`` (two slices); there, that mask and the white's light without the
+        glare (its least channel, uint8)."""
         if (w, h) not in self._fields:
             field = cv2.resize(self.added, (w, h), interpolation=cv2.INTER_LINEAR)
             field8 = cv2.convertScaleAbs(field)  # rounded, saturated to 0..255
+            reach = cv2.compare(field8, FIX_MIN, cv2.CMP_GE)
+            x, y, bw, bh = cv2.boundingRect(reach)
+            box = (slice(y, y + bh), slice(x, x + bw))
+            light = cv2.resize(self.light, (w, h), interpolation=cv2.INTER_LINEAR)
             self._fields.clear()
-            self._fields[w, h] = (field8, cv2.merge([field8, field8, field8]))
+            self._fields[w, h] = (
+                cv2.merge([field8] * 3),
+                box,
+                np.ascontiguousarray(reach[box]),
+                cv2.convertScaleAbs(light[box]),
+            )
         return self._fields[w, h]
 
-    def share(self, bgr: np.ndarray) -> np.ndarray:
-        """Each channel over the white's (in units of its least channel)."""
-        return cv2.LUT(bgr, self._tables[0])
+    @property
+    def scale(self) -> tuple[float, float, float, float]:
+        """The white's colour as an OpenCV scalar (multiplies each channel)."""
+        return (*(float(v) for v in self.white), 0.0)
 
-    def tinted(self, level: np.ndarray) -> np.ndarray:
-        """The white's colour at ``level`` (its least channel): a BGR image."""
-        return cv2.LUT(cv2.merge([level, level, level]), self._tables[1])
+    @property
+    def inverse(self) -> tuple[float, float, float, float]:
+        return (*(1.0 / float(v) for v in self.white), 0.0)
 
 
 def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
@@ -194,31 +196,29 @@ def remove_veil(grid_bgr: np.ndarray, veil: Veil) -> np.ndarray:
     channel says nothing: it is painted as the board's white there without the glare (the
     caller keeps it flagged as clipped from the original)."""
     h, w = grid_bgr.shape[:2]
-    field8, field3 = veil.per_pixel(w, h)
+    field3, box, reach, light = veil.per_pixel(w, h)
     out = cv2.subtract(grid_bgr, field3)
-    # clipped channels, only where light was taken off (within the box around them; all
-    # in 8 bits: a level's rounding is far below what clipping lost)
-    b, g, r = cv2.split(grid_bgr)
-    brightest = cv2.max(cv2.max(b, g), r)
-    some = cv2.bitwise_and(
-        cv2.compare(brightest, CHANNEL_CLIPPED, cv2.CMP_GE),
-        cv2.compare(field8, FIX_MIN, cv2.CMP_GE),
-    )
-    x, y, bw, bh = cv2.boundingRect(some)
-    if bw == 0:
+    # clipped channels, only where FIX_MIN or more was taken off (all in 8 bits: a level's
+    # rounding is far below what clipping lost)
+    if reach.size < 4:  # (OpenCV takes a tiny three-channel box for a scalar)
         return out
-    box = (slice(y, y + bh), slice(x, x + bw))
-    seen = out[box]
-    lost = cv2.compare(grid_bgr, CHANNEL_CLIPPED, cv2.CMP_GE)[box]  # per channel
+    part = np.ascontiguousarray(grid_bgr[box])
+    b, g, r = cv2.split(part)
+    brightest = cv2.max(cv2.max(b, g), r)
+    some = cv2.bitwise_and(cv2.compare(brightest, CHANNEL_CLIPPED, cv2.CMP_GE), reach)
+    if not cv2.countNonZero(some):
+        return out
+    seen = np.ascontiguousarray(out[box])
+    lost = cv2.compare(part, CHANNEL_CLIPPED, cv2.CMP_GE)  # per channel
     # the pixel's brightness relative to the white (its least channel's share), from its
     # unclipped channels, or for a pixel clipped all over the white's own light there
-    ratio = cv2.bitwise_and(veil.share(seen), cv2.bitwise_not(lost))
-    rb, rg, rr = cv2.split(ratio)
+    share = cv2.bitwise_and(cv2.multiply(seen, veil.inverse), cv2.bitwise_not(lost))
+    rb, rg, rr = cv2.split(share)
     level = cv2.max(cv2.max(rb, rg), rr)
-    all_lost = cv2.compare(cv2.min(cv2.min(b, g), r), CHANNEL_CLIPPED, cv2.CMP_GE)[box]
-    if cv2.countNonZero(all_lost):
-        light = cv2.resize(veil.light, (w, h), interpolation=cv2.INTER_LINEAR)[box]
-        cv2.copyTo(cv2.convertScaleAbs(light), all_lost, level)
-    guess = cv2.max(seen, veil.tinted(level))
-    cv2.copyTo(guess, cv2.bitwise_and(lost, cv2.merge([some[box]] * 3)), seen)
+    least = cv2.min(cv2.min(b, g), r)
+    everywhere = cv2.bitwise_and(cv2.compare(least, CHANNEL_CLIPPED, cv2.CMP_GE), some)
+    cv2.copyTo(light, everywhere, level)
+    guess = cv2.max(seen, cv2.multiply(cv2.merge([level] * 3), veil.scale))
+    cv2.copyTo(guess, cv2.bitwise_and(lost, cv2.merge([some] * 3)), seen)
+    out[box] = seen
     return out
