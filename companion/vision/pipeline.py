@@ -339,6 +339,11 @@ class BoardReader:
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
+            if trial is plain_trial and best is not None and best[4][2] < PLAIN_FALLBACK_UNKNOWN:
+                # its lensed twin leaves too few cells unknown for it to read clearly more
+                if best[0] >= CONFIDENT_PLAUSIBILITY:
+                    break
+                continue
             self.quad, self.located_by, self.lens = quad, source, lens
             self.orientation = calibrated
             grid = warp_grid(bgr, self.quad, lens=lens)
