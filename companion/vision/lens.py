@@ -30,7 +30,6 @@ from companion.vision.geometry import apply_homography, homography, rect_points
 LAM_SCAN = np.round(np.arange(-0.32, 0.1601, 0.04), 3)  # division-model values tried first
 LAM_FINE = 0.01  # ... then around the best of them in steps of this
 MAP_STEP = 6  # output pixels between exactly solved points of a remap map
-INLIER_CELLS = 0.05  # an observation explained to within this share of a cell
 TRUNCATE_CELLS = 0.2  # an observation farther off than this counts as this far (an outlier)
 
 

@@ -37,13 +37,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
-from companion.vision.lens import (
-    INLIER_CELLS,
-    fit_at,
-    fit_lens,
-    grid_to_frame,
-    warp_lensed,
-)
+from companion.vision.lens import fit_lens, grid_to_frame, warp_lensed
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 
@@ -855,8 +849,6 @@ LENS_SKIP = 0.02  # the first round's lens weaker than this: no second round
 class LensRefit:
     quad: np.ndarray  # the grid's real (bent) corners TL, TR, BR, BL, frame pixels
     lam: float
-    lines: float  # share of the line observations the lensed homography explains
-    plain_lines: float  # ... and the share one plain homography explains
     cost: float  # mean truncated squared residual of the lensed fit (cells^2)
     plain_cost: float  # ... and of one plain homography, on the same observations
 
@@ -867,7 +859,7 @@ def refine_lens(grey: np.ndarray, quad: np.ndarray) -> LensRefit | None:
     Each line is observed in ``LENS_BANDS`` bands along it: first around the plain grid
     (within a third of a cell, outer lines too), then around the lensed grid found (within a
     sixth of a cell, outer lines left out, as in :func:`refine_grid`). None when too few lines
-    show."""
+    show or a round finds the lines bent less than ``LENS_SKIP``."""
     size = grey.shape[1], grey.shape[0]
     lam = 0.0
     fit = None
@@ -881,18 +873,7 @@ def refine_lens(grey: np.ndarray, quad: np.ndarray) -> LensRefit | None:
             return None  # no lens worth modelling
         quad = order_quad(fit.corners(size))
         lam = fit.lam
-    real = strengths > 1.0
-    lines = float(((fit.residuals < INLIER_CELLS) & real).sum() / len(obs))
-    plain = fit_at(0.0, obs[:, :2], obs[:, 2], obs[:, 3], weights, size)
-    plain_lines = float(((plain.residuals < INLIER_CELLS) & real).sum() / len(obs))
-    return LensRefit(
-        quad=quad,
-        lam=lam,
-        lines=lines,
-        plain_lines=plain_lines,
-        cost=fit.cost,
-        plain_cost=fit.plain_cost,
-    )
+    return LensRefit(quad=quad, lam=lam, cost=fit.cost, plain_cost=fit.plain_cost)
 
 
 def lens_is_clear(bent: LensRefit) -> bool:
