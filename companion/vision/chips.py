@@ -537,17 +537,22 @@ def measure(
     profile: ColourProfile,
     cache: MeasureCache | None = None,
     smooth: Callable[[], np.ndarray | None] | None = None,
+    glare: bool = True,
 ):
     """Measure every cell of a grid image (10x10 cells).
 
     ``smooth`` (optional) returns the same grid area-averaged from a much finer frame
     (``pipeline.warp_grid_smooth``), or None; it is asked for only when some boundary seems
-    gone, and a boundary showing in either view is there (thin lines a plain warp skipped)."""
+    gone, and a boundary showing in either view is there (thin lines a plain warp skipped).
+    ``glare=False`` measures the picture as it is, glare left on (see ``BoardReader``: a grid
+    is judged that way, read with the glare taken off)."""
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
     # glare adds light that dividing by the white cannot undo: taken off first (clipped
     # pixels stay flagged from the picture as it was)
-    if cache is None:
+    if not glare:
+        veil = None
+    elif cache is None:
         veil = estimate_veil(grid_bgr)
     else:
         if fresh:  # a fixed camera's glare moves with its lamp: measured with the light

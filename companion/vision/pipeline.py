@@ -21,6 +21,7 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
+from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES, median
 from companion.vision.lens import shifted, warp_lensed
 from companion.vision.locate import locate_candidates
@@ -424,6 +425,12 @@ class BoardReader:
         ) = state
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
+        veil = estimate_veil(grid)
+        if veil is not None:
+            # the grid judged right is read again with the glare taken off, the light measured
+            # afresh under it (and kept with it for the frames that follow)
+            self._cache = chips.MeasureCache()
+            reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
     def _read_grid(
@@ -438,7 +445,9 @@ class BoardReader:
         if frame is not None:
             quad, shape, lens = self.quad, chips.shape_of(grid), self.lens
             smooth = lambda: warp_grid_smooth(frame, quad, shape, lens)  # noqa: E731
-        feats = chips.measure(grid, self.profile, self._cache, smooth)
+        # a grid is judged on the picture as it is: glare taken off a grid that runs past the
+        # board (table cells under its edge lines) can make it read plausibly
+        feats = chips.measure(grid, self.profile, self._cache, smooth, glare=not judge)
         self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
