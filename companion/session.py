@@ -690,9 +690,15 @@ class GameSession:
                 alone = _with_cells(expected, {where: value})
                 missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
                 if missed.kind not in (NONE, MISMATCH) and not self._removes_own_chip(missed):
+                    asked = self._asked
                     with self._keeping_unseen(where):
                         self._on_settled(alone, self._latest)
+                    # the rest of the board still answers the question: the moves seen one by
+                    # one while it was open are caught up in the order they were seen
+                    self._asked = asked
                 self._on_settled(self.tracker.stable_board, self._latest)
+                if self._waiting is None:
+                    self._asked = False
                 self.tracker.accept(self.tracker.stable_board)
         self._emit_state()
 
