@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from companion.calibration import CalibrationError, load, save
 from companion.calibration.build import calibrate_image
-from test_vision_support import confidently_wrong
+from test_vision_support import close_board_spec, confidently_wrong
 
 from companion.cli import main
 from companion.render import random_spec, render_frame
@@ -161,18 +161,7 @@ def test_the_lens_is_stored_and_an_old_file_without_it_still_loads(tmp_path):
 
 
 def test_a_camera_with_a_strong_lens_is_calibrated_with_it():
-    spec = random_spec(
-        np.random.default_rng(6),
-        art="cards",
-        hand=False,
-        board_fraction=0.9,
-        tilt_deg=15.0,
-        size=(800, 600),
-        glare=0.0,
-        board_cards=0,
-        lens_k1=-0.15,
-        lens_k2=0.0,
-    )
+    spec = close_board_spec("cards", 6, lens_k1=-0.15)
     empty, _ = render_frame(spec.with_frame(cells=tuple(EMPTY)))
     cal = calibrate_image(empty)
     assert cal.lens < -0.05

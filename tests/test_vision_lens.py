@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_vision_support import close_board_spec
 
 from companion.vision.geometry import rect_points
 from companion.vision.lens import (
@@ -159,21 +160,9 @@ def test_warp_lensed_without_a_lens_is_the_perspective_warp():
 
 
 def _strong_lens_frame(art: str, seed: int):
-    from companion.render import random_spec, render_frame
+    from companion.render import render_frame
 
-    spec = random_spec(
-        np.random.default_rng(seed),
-        art=art,
-        hand=False,
-        board_fraction=0.9,
-        tilt_deg=15.0,
-        size=(800, 600),
-        glare=0.0,
-        board_cards=0,
-        lens_k1=-0.15,
-        lens_k2=0.0,
-    )
-    return render_frame(spec)
+    return render_frame(close_board_spec(art, seed, lens_k1=-0.15))
 
 
 @pytest.mark.parametrize("art, seed", [("cards", 6), ("text", 4)])
@@ -213,21 +202,10 @@ def test_the_fast_path_keeps_reading_through_the_lens():
 
 @pytest.mark.parametrize("art, seed", [("cards", 6), ("text", 4)])
 def test_a_camera_without_a_lens_keeps_the_plain_homography(art, seed):
-    from companion.render import random_spec, render_frame
+    from companion.render import render_frame
     from companion.vision import BoardReader
 
-    spec = random_spec(
-        np.random.default_rng(seed),
-        art=art,
-        hand=False,
-        board_fraction=0.9,
-        tilt_deg=15.0,
-        size=(800, 600),
-        glare=0.0,
-        board_cards=0,
-        lens_k1=0.0,
-        lens_k2=0.0,
-    )
+    spec = close_board_spec(art, seed)
     image, truth = render_frame(spec)
     reader = BoardReader()
     reading = reader.read(image)
@@ -237,21 +215,10 @@ def test_a_camera_without_a_lens_keeps_the_plain_homography(art, seed):
 
 
 def test_a_wrongly_fitted_lens_falls_back_to_the_plain_grid(monkeypatch):
-    from companion.render import random_spec, render_frame
+    from companion.render import render_frame
     from companion.vision import BoardReader, locate, pipeline
 
-    spec = random_spec(
-        np.random.default_rng(6),
-        art="cards",
-        hand=False,
-        board_fraction=0.9,
-        tilt_deg=15.0,
-        size=(800, 600),
-        glare=0.0,
-        board_cards=0,
-        lens_k1=0.0,
-        lens_k2=0.0,
-    )
+    spec = close_board_spec("cards", 6)
     image, truth = render_frame(spec)
     real = locate.locate_candidates(image, limit=3)
     assert real[0].lens == 0.0

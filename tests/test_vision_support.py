@@ -16,6 +16,25 @@ from companion.vision.layout import CLASSIC_INK
 CHIP_BGR = {"B": (170, 70, 20), "G": (60, 140, 30), "R": (40, 30, 200)}
 
 
+def close_board_spec(art: str, seed: int, lens_k1: float = 0.0):
+    """A rendered board filling most of an 800x600 frame, tilted 15 degrees, without glare
+    or loose cards, seen through a radial lens ``lens_k1`` (0: none)."""
+    from companion.render import random_spec
+
+    return random_spec(
+        np.random.default_rng(seed),
+        art=art,
+        hand=False,
+        board_fraction=0.9,
+        tilt_deg=15.0,
+        size=(800, 600),
+        glare=0.0,
+        board_cards=0,
+        lens_k1=lens_k1,
+        lens_k2=0.0,
+    )
+
+
 def confidently_wrong(reading, truth_cells):
     """Cells the reading states with a value (not '?') that differs from the truth."""
     return [

@@ -271,22 +271,35 @@ class BoardReader:
         overlap its old place still shows some lines there. Locate again (once per such
         change, not every frame of a hand over the board); keep the new place only if it reads
         better, else the board is just covered."""
-        kept = (
-            self.quad,
-            self.lens,
-            self.orientation,
-            self.located_by,
-            self._cache,
-            self._contrast0,
-        )
-        kept_vote = self._last_vote
+        kept, kept_contrast = self._located_state(), self._contrast0
         located = self._locate_and_read(bgr, [])
         if located.board_found and _unknown_share(located) < _unknown_share(reading):
             notes.append("most cells unreadable at the known place: located again")
             return located
-        self.quad, self.lens, self.orientation, self.located_by, self._cache, self._contrast0 = kept
-        self._last_vote = kept_vote
+        self._take_located_state(kept)
+        self._contrast0 = kept_contrast
         return reading
+
+    def _located_state(self) -> tuple:
+        """What locating a grid sets, to be kept or put back (:meth:`_take_located_state`)."""
+        return (
+            self.quad,
+            self.lens,
+            self.located_by,
+            self.orientation,
+            self._cache,
+            self._last_vote,
+        )
+
+    def _take_located_state(self, state: tuple) -> None:
+        (
+            self.quad,
+            self.lens,
+            self.located_by,
+            self.orientation,
+            self._cache,
+            self._last_vote,
+        ) = state
 
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
         """Locate and read; when that finds no readable board, look again more thoroughly
@@ -373,7 +386,8 @@ class BoardReader:
             self._trials.append((source, round(plausibility, 3), self._last_parts))
             # a grid a cell off whose ink matches better: the best reading is not clear
             top_match = max(top_match, self._last_parts[0])
-            if trial is plain_trial and best is not None and best[2][1] != 0.0:
+            best_lens = best[2][0][1] if best is not None else 0.0
+            if trial is plain_trial and best_lens != 0.0:
                 # against its own lensed grid, the plain grid wins only by reading clearly
                 # more cells (the plausibility's other parts, the corners' likeness above
                 # all, vary more between the two than the right grid's gain)
@@ -381,15 +395,7 @@ class BoardReader:
             else:
                 better = best is None or plausibility > best[0]
             if better:
-                state = (
-                    self.quad,
-                    self.lens,
-                    self.located_by,
-                    self.orientation,
-                    self._cache,
-                    grid,
-                    self._last_vote,
-                )
+                state = (self._located_state(), grid)
                 best = (plausibility, reading, state, trial_notes, self._last_parts, lines)
             if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
@@ -413,16 +419,8 @@ class BoardReader:
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
-        _, reading, state, trial_notes, _, _ = best
-        (
-            self.quad,
-            self.lens,
-            self.located_by,
-            self.orientation,
-            self._cache,
-            grid,
-            self._last_vote,
-        ) = state
+        _, reading, (state, grid), trial_notes, _, _ = best
+        self._take_located_state(state)
         self._contrast0 = boundary_contrast(grid)
         notes.extend(trial_notes)
         veil = estimate_veil(grid)
