@@ -463,14 +463,16 @@ class GameSession:
     def _keeping_unseen(self, corrected: Cell):
         """Rule a move inside the block without forgetting what was known of the board's
         unseen cells (a ruled move forgets it: :meth:`_forget_unseen`), as the rest of the
-        board still holds, and so does the time of the last ruling before it; ``corrected``
-        is no longer a cell that changed."""
+        board still holds, and so does the time of the last ruling before it, and whether the
+        table was being asked (the moves seen one by one while it was are caught up in the
+        order seen); ``corrected`` is no longer a cell that changed."""
         kept = (
             self._unseen_since_move,
             self._unseen_now,
             self._after_gap,
             self._changed_since_move - {corrected},
             self._ruled_at,
+            self._asked,
         )
         self._changed_since_move = set()
         try:
@@ -482,6 +484,7 @@ class GameSession:
                 self._after_gap,
                 self._changed_since_move,
                 self._ruled_at,
+                self._asked,
             ) = kept
 
     def _unseen_cells(self) -> set[Cell]:
@@ -690,12 +693,8 @@ class GameSession:
                 alone = _with_cells(expected, {where: value})
                 missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
                 if missed.kind not in (NONE, MISMATCH) and not self._removes_own_chip(missed):
-                    asked = self._asked
                     with self._keeping_unseen(where):
                         self._on_settled(alone, self._latest)
-                    # the rest of the board still answers the question: the moves seen one by
-                    # one while it was open are caught up in the order they were seen
-                    self._asked = asked
                 self._on_settled(self.tracker.stable_board, self._latest)
                 if self._waiting is None:
                     self._asked = False

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from companion.render.camera import project, texture_outline, tilt_rotation
-from companion.render.lens import coarse_grid
+from companion.vision.geometry import coarse_grid
 
 WAVES = 7  # sinusoids summed into the wrinkle field
 BUMP_SIGMA = 0.15  # crease bump width (Gaussian sigma) in cell heights

@@ -555,7 +555,9 @@ def measure(
     elif cache is None:
         veil = estimate_veil(grid_bgr)
     else:
-        if fresh:  # a fixed camera's glare moves with its lamp: measured with the light
+        if fresh and not (cache.palette is None and cache.veil is not None):
+            # a fixed camera's glare moves with its lamp: measured with the light (a new
+            # cache may come with the veil already measured on this grid)
             cache.veil = estimate_veil(grid_bgr)
         veil = cache.veil
     seen = grid_bgr if veil is None else remove_veil(grid_bgr, veil)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 ORIENTATIONS = (0, 90, 180, 270)
@@ -123,3 +124,24 @@ def _quarter_turns(orientation: int) -> int:
     if orientation not in ORIENTATIONS:
         raise ValueError(f"orientation must be one of {ORIENTATIONS}, not {orientation!r}")
     return orientation // 90
+
+
+def coarse_grid(origin: tuple[int, int], size: tuple[int, int], step: int):
+    """``(points, upsample)``: pixel points every ``step`` pixels covering the ``size`` box at
+    ``origin`` (one step beyond each side), and a function that turns one value (or vector) per
+    point into a dense float32 map over the box by bilinear interpolation."""
+    w, h = size
+    gw, gh = -(-w // step) + 2, -(-h // step) + 2
+    # ``cv2.resize`` puts coarse sample i at fine pixel (i + 0.5) * step - 0.5
+    xs = origin[0] + (np.arange(gw) + 0.5) * step - 0.5 - step
+    ys = origin[1] + (np.arange(gh) + 0.5) * step - 0.5 - step
+    gx, gy = np.meshgrid(xs, ys)
+    points = np.stack([gx.ravel(), gy.ravel()], 1)
+
+    def upsample(values: np.ndarray) -> np.ndarray:
+        grid = np.asarray(values, np.float32).reshape(gh, gw, -1)
+        fine = cv2.resize(grid, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
+        fine = fine.reshape(gh * step, gw * step, -1)[step : step + h, step : step + w]
+        return np.ascontiguousarray(fine if fine.shape[2] > 1 else fine[..., 0])
+
+    return points, upsample

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.geometry import apply_homography, homography, rect_points
+from companion.vision.geometry import apply_homography, coarse_grid, homography, rect_points
 
 LAM_SCAN = np.round(np.arange(-0.32, 0.1601, 0.04), 3)  # division-model values tried first
 LAM_FINE = 0.01  # ... then around the best of them in steps of this
@@ -215,19 +215,10 @@ def remap_maps(
 @functools.lru_cache(maxsize=32)
 def _maps(quad: tuple, lam: float, size: tuple, out: tuple, pad: float):
     w, h = out
-    inner_w, inner_h = w - 2 * pad, h - 2 * pad
-    step = MAP_STEP
-    gw, gh = -(-w // step) + 2, -(-h // step) + 2
-    # cv2.resize puts coarse sample i at fine pixel (i + 0.5) * step - 0.5 (one step outside)
-    xs = (np.arange(gw) + 0.5) * step - 0.5 - step
-    ys = (np.arange(gh) + 0.5) * step - 0.5 - step
-    gx, gy = np.meshgrid(xs, ys)
-    uv = np.stack([(gx.ravel() - pad) * 10 / inner_w, (gy.ravel() - pad) * 10 / inner_h], 1)
+    points, upsample = coarse_grid((0, 0), out, MAP_STEP)
+    uv = (points - pad) * np.array([10 / (w - 2 * pad), 10 / (h - 2 * pad)])
     frame = grid_to_frame(np.array(quad).reshape(4, 2), lam, size, uv)
-    coarse = frame.astype(np.float32).reshape(gh, gw, 2)
-    fine = cv2.resize(coarse, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
-    fine = np.ascontiguousarray(fine[step : step + h, step : step + w])
-    return cv2.convertMaps(fine, None, cv2.CV_16SC2)
+    return cv2.convertMaps(upsample(frame), None, cv2.CV_16SC2)
 
 
 def warp_lensed(

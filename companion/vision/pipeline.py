@@ -196,7 +196,7 @@ class BoardReader:
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
-            self.lens = float(getattr(calibration, "lens", 0.0) or 0.0)
+            self.lens = calibration.lens
             self.orientation = calibration.orientation
             self.located_by = "calibration"
             if calibration.image_size and min(calibration.image_size) > 0:
@@ -280,26 +280,15 @@ class BoardReader:
         self._contrast0 = kept_contrast
         return reading
 
+    # what locating a grid sets, kept and put back together
+    _LOCATED = ("quad", "lens", "located_by", "orientation", "_cache", "_last_vote")
+
     def _located_state(self) -> tuple:
-        """What locating a grid sets, to be kept or put back (:meth:`_take_located_state`)."""
-        return (
-            self.quad,
-            self.lens,
-            self.located_by,
-            self.orientation,
-            self._cache,
-            self._last_vote,
-        )
+        return tuple(getattr(self, name) for name in self._LOCATED)
 
     def _take_located_state(self, state: tuple) -> None:
-        (
-            self.quad,
-            self.lens,
-            self.located_by,
-            self.orientation,
-            self._cache,
-            self._last_vote,
-        ) = state
+        for name, value in zip(self._LOCATED, state, strict=True):
+            setattr(self, name, value)
 
     def _locate_and_read(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
         """Locate and read; when that finds no readable board, look again more thoroughly
@@ -427,7 +416,7 @@ class BoardReader:
         if veil is not None:
             # the grid judged right is read again with the glare taken off, the light measured
             # afresh under it (and kept with it for the frames that follow)
-            self._cache = chips.MeasureCache()
+            self._cache = chips.MeasureCache(veil=veil)
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
