@@ -461,12 +461,10 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
         for band, centre in ((slice(0, half), centres[0]), (slice(half, full), centres[1])):
             px = column_profile(warped[band])
             py = row_profile(warped[:, band])
-            for k, pos, st in peak_positions(px, expected, pitch, reach):
-                rows.append((pos, centre, k, 0))
-                strengths.append(st)
-            for k, pos, st in peak_positions(py, expected, pitch, reach):
-                rows.append((centre, pos, k, 1))
-                strengths.append(st)
+            ks, pos, st = band_peaks(np.stack([px, py]), expected, pitch, reach)
+            rows += [(p, centre, k, 0) for k, p in zip(ks, pos[0], strict=True)]
+            rows += [(centre, p, k, 1) for k, p in zip(ks, pos[1], strict=True)]
+            strengths += [*st[0], *st[1]]
         obs, strengths = np.array(rows, dtype=np.float64), np.array(strengths)
         # a washed-out stretch (glare) still yields a "peak" per line, at a random place: each
         # peak weighs by how far it stands out from the profile's mean (a faint but clean grid
@@ -560,9 +558,10 @@ def _band_medians(stack: np.ndarray) -> np.ndarray:
 def band_peaks(
     profiles: np.ndarray, expected: np.ndarray, pitch: float, reach: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`peak_positions` for many profiles (rows of ``profiles``) at once: the lines k
-    looked for (those of ``expected`` >= 0), and per profile and line the sub-pixel peak
-    position and its strength (peak over the profile's mean)."""
+    """For many profiles (rows of ``profiles``) at once, each expected boundary's sub-pixel
+    peak of the blurred profile within ``reach`` pixels: the lines k looked for (those of
+    ``expected`` >= 0), and per profile and line the peak position and its strength (peak
+    over the profile's mean)."""
     prof = profiles.astype(np.float32) / (profiles.mean(axis=1, keepdims=True) + 1e-9)
     h = max(2, int(round(REFINE_BLUR * pitch)))
     tri = np.concatenate([np.arange(1, h + 2), np.arange(h, 0, -1)]).astype(np.float32)
@@ -577,27 +576,6 @@ def band_peaks(
     den = a - 2 * b + c
     off = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(den == 0, 1, den), 0.0)
     return k, i + np.clip(off, -1, 1), b
-
-
-def peak_positions(profile: np.ndarray, expected: np.ndarray, pitch: float, reach: float = 0.0):
-    """For each expected boundary, the sub-pixel peak of the blurred profile within ``reach``
-    (default a third of a cell), and its strength (peak over the profile's mean). Yields
-    (k, position, strength)."""
-    prof = profile.astype(np.float64) / (profile.mean() + 1e-9)
-    h = max(2, int(round(REFINE_BLUR * pitch)))
-    tri = np.concatenate([np.arange(1, h + 2), np.arange(h, 0, -1)]).astype(np.float64)
-    blur = np.convolve(prof, tri / tri.sum(), mode="same")
-    r = max(2, int(round(reach or pitch / 3)))
-    n = len(blur)
-    for k, e in enumerate(expected):
-        lo, hi = max(1, int(e) - r), min(n - 2, int(e) + r)
-        if hi <= lo or e < 0:
-            continue
-        i = lo + int(np.argmax(blur[lo : hi + 1]))
-        a, b, c = blur[i - 1], blur[i], blur[i + 1]
-        den = a - 2 * b + c
-        off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
-        yield k, i + float(np.clip(off, -1, 1)), float(b)
 
 
 def _line_residuals(g: np.ndarray, obs: np.ndarray) -> np.ndarray:
