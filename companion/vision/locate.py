@@ -10,6 +10,7 @@ Each candidate is straightened and scored by :mod:`companion.vision.grid`; the b
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -614,13 +615,75 @@ def _fit_grid_homography(
     return g, resid
 
 
-def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> list[GridFit]:
+def locate_candidates(
+    bgr: np.ndarray, limit: int = 3, deep: bool = False, lazily: bool = False
+) -> Sequence[GridFit]:
     """The most likely 10x10 playing grids in a frame, best first (empty when none is clear).
 
     Several are returned because a margin or a printed frame can make a grid shifted by one
     cell look almost as good as the real one; reading the cells tells them apart. ``deep``
-    is the slower second look (see ``DEEP_SCORE_MIN``).
+    is the slower second look (see ``DEEP_SCORE_MIN``). A list; with ``lazily``, a
+    :class:`LocatedGrids` that refines the runners-up only when they are asked for (the same
+    grids: a reader that settles on the first needs none of them).
     """
+    grids = LocatedGrids(_grids_found(bgr, limit, deep))
+    return grids if lazily else list(grids)
+
+
+class LocatedGrids(Sequence[GridFit]):
+    """The located grids of :func:`locate_candidates` as a sequence that refines them one by
+    one as far as asked (``if grids`` and ``grids[0]`` need the first only, when it is sure to
+    stay first; anything else finds them all).
+
+    Found grids whose lines fit clearly worse than the best one's are dropped at the end
+    (``RELATIVE_LINES_MIN``); the first one found stays first whatever follows when its lines
+    fit at least that share of all lines (no grid explains more than all of them)."""
+
+    def __init__(self, found: Iterator[GridFit]):
+        self._found: Iterator[GridFit] | None = found
+        self._seen: list[GridFit] = []
+
+    def _next(self) -> bool:
+        """Find one more grid; False when there are no more."""
+        if self._found is not None:
+            for grid in self._found:
+                self._seen.append(grid)
+                return True
+            self._found = None
+        return False
+
+    def _all(self) -> list[GridFit]:
+        while self._next():
+            pass
+        best_lines = max((o.lines for o in self._seen), default=0.0)
+        # a grid whose lines fit clearly worse than another's is mostly a grid part of a
+        # cell off, and such a grid can still read plausibly: it is not offered
+        return [o for o in self._seen if o.lines >= RELATIVE_LINES_MIN * best_lines]
+
+    def _sure_first(self) -> GridFit | None:
+        if not self._seen:
+            self._next()
+        if self._seen and self._seen[0].lines >= RELATIVE_LINES_MIN:
+            return self._seen[0]
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self._seen) or self._next()
+
+    def __getitem__(self, index):
+        if isinstance(index, int) and index == 0:
+            first = self._sure_first()
+            if first is not None:
+                return first
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
+    """The located grids of :func:`locate_candidates` one by one, best first, before the
+    final comparison of their lines (:class:`LocatedGrids`)."""
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
@@ -669,10 +732,7 @@ def locate_candidates(bgr: np.ndarray, limit: int = 3, deep: bool = False) -> li
             out.append(
                 GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam, plain=plain)
             )
-    # a grid whose lines fit clearly worse than another's is mostly a grid part of a cell
-    # off, and such a grid can still read plausibly: it is not offered
-    best_lines = max((o.lines for o in out), default=0.0)
-    return [o for o in out if o.lines >= RELATIVE_LINES_MIN * best_lines]
+            yield out[-1]
 
 
 def _refined(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -312,17 +313,19 @@ class BoardReader:
         ink pattern matches the layout best, the fewest cells unknown)."""
         best: tuple[float, BoardReading, tuple] | None = None
         calibrated = self.orientation if self._orientation_fixed else None
-        fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep)
+        # the runners-up are located only if the first grid's reading leaves doubt
+        fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep, lazily=True)
         top_match = 0.0
         # (quad, source, handicap, share of its lines one homography explains (0 = not
         # measured), lens)
-        trials = [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[:1]]
+        first = fits[0] if fits else None
+        trials = [(first.quad, first.source, 0.0, first.lines, first.lens)] if first else []
         plain_trial = None
-        if fits and fits[0].plain is not None:
+        if first is not None and first.plain is not None:
             # the same grid without its lens, in case the lens fitted to its lines is wrong: a
             # wrong lens can still read "plausibly" with most cells unknown
-            plain_source = fits[0].source.replace("+lens", "")
-            plain_trial = (fits[0].plain, plain_source, 0.0, fits[0].lines, 0.0)
+            plain_source = first.source.replace("+lens", "")
+            plain_trial = (first.plain, plain_source, 0.0, first.lines, 0.0)
             trials.append(plain_trial)
         last_first = trials[-1] if trials else None  # the located grid's own trials end here
         h, w = bgr.shape[:2]
@@ -330,15 +333,18 @@ class BoardReader:
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
             # read clearly better than the fitted one, and is read only when the fitted one
             # is not misplaced (its chips inside its cells)
-            if fits:
-                lens = fits[0].lens
-                moved = shifted_quad(fits[0].quad, dx, dy, lens, (w, h))
+            if first is not None:
+                lens = first.lens
+                moved = shifted_quad(first.quad, dx, dy, lens, (w, h))
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
-                    src = fits[0].source + f"+shift({dx},{dy})"
+                    src = first.source + f"+shift({dx},{dy})"
                     trials.append((moved, src, SHIFT_MARGIN, 0.0, lens))
-        trials += [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
+
+        def runners_up() -> list[tuple]:  # the other located grids, tried last
+            return [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
+
         first_ok = False
-        for i, trial in enumerate(trials):
+        for i, trial in _enumerate_then(trials, runners_up):
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
@@ -584,6 +590,20 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
         and unknown <= CLEAR_INK_UNKNOWN_MAX
         and corners_alike
     )
+
+
+def _enumerate_then(items: list, more) -> Iterator[tuple[int, object]]:
+    """``enumerate(items)`` while ``items`` grows (insertions after the current item are
+    met too), then ``items`` extended by ``more()``, called only when the loop gets there."""
+    i = 0
+    while True:
+        if i == len(items) and more is not None:
+            items += more()
+            more = None
+        if i >= len(items):
+            return
+        yield i, items[i]
+        i += 1
 
 
 def shifted_quad(
