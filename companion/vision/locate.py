@@ -145,13 +145,23 @@ def edge_map(grey: np.ndarray, strength: float = 1.0) -> np.ndarray:
 def edge_maps(grey: np.ndarray, strengths: tuple[float, ...]) -> list[np.ndarray]:
     """:func:`edge_map` at each of ``strengths``, blurring the frame once."""
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    median = float(np.median(blur))
+    median = grey_median(blur)
     maps = []
     for strength in strengths:
         med = median * strength
         edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0 * strength, 1.33 * med * 0.66))
         maps.append(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     return maps
+
+
+def grey_median(grey: np.ndarray) -> float:
+    """``np.median`` of an 8-bit image, the same number, from its histogram (a tenth of the
+    cost of sorting a frame's pixels)."""
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    cum = np.cumsum(hist)
+    n, k = grey.size, grey.size // 2
+    upper = int(np.searchsorted(cum, k + 1))  # the k-th smallest (from 0)
+    return float(upper) if n % 2 else (int(np.searchsorted(cum, k)) + upper) / 2
 
 
 def outline_candidates(grey: np.ndarray, edges: np.ndarray | None = None) -> list[np.ndarray]:
@@ -310,8 +320,8 @@ def _largest_cluster(pts: np.ndarray, radius: float) -> np.ndarray:
     size = np.ceil(pts.max(axis=0) - lo + radius).astype(int) + 1
     mask = np.zeros((size[1], size[0]), np.uint8)
     r = max(1, int(round(radius / 2)))
-    for x, y in pts - lo:
-        cv2.circle(mask, (int(round(x)), int(round(y))), r, 255, -1)
+    for x, y in np.round(pts - lo).astype(int).tolist():
+        cv2.circle(mask, (x, y), r, 255, -1)
     _, labels = cv2.connectedComponents(mask, connectivity=8)
     ids = labels[np.round(pts[:, 1] - lo[1]).astype(int), np.round(pts[:, 0] - lo[0]).astype(int)]
     counts = np.bincount(ids[ids > 0]) if (ids > 0).any() else np.array([0])

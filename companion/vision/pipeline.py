@@ -633,7 +633,7 @@ def corner_likeness(grid_bgr: np.ndarray) -> float:
     """
     h, w = grid_bgr.shape[:2]
     ch, cw = h // 10, w // 10
-    white = float(np.percentile(grid_bgr, 95)) + 1.0
+    white = percentile_u8(grid_bgr, 95) + 1.0
 
     def desc(r: int, c: int) -> np.ndarray:
         y0, x0 = r * ch + ch // 5, c * cw + cw // 5
@@ -646,6 +646,21 @@ def corner_likeness(grid_bgr: np.ndarray) -> float:
     inner = np.mean([np.abs(a - b).mean() for i, a in enumerate(corners) for b in corners[i + 1 :]])
     across = np.mean([np.abs(a - b).mean() for a in corners for b in near])
     return float((across - inner) / (across + inner + 1e-6))
+
+
+def percentile_u8(image: np.ndarray, q: float) -> float:
+    """``np.percentile(image, q)`` of an 8-bit image, the same number: from its histogram
+    when the values around that rank are all one (nearly always in a picture, and the
+    interpolation then cannot change it), else by ``np.percentile`` itself (which sorts the
+    pixels, a tenth of a frame's reading time)."""
+    flat = np.ascontiguousarray(image).reshape(-1, 1)
+    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    rank = int(q / 100 * (len(flat) - 1))  # numpy's rank, give or take one
+    # the values at ranks rank - 1 ... rank + 2 (0 = the smallest)
+    low, high = np.searchsorted(cum, [max(rank - 1, 0) + 1, min(rank + 2, len(flat) - 1) + 1])
+    if low == high:
+        return float(low)
+    return float(np.percentile(image, q))
 
 
 def analyze_image(bgr: np.ndarray, calibration=None) -> BoardReading:
