@@ -366,16 +366,24 @@ def warp_side(quad: np.ndarray) -> int:
     return int(np.clip(round(WARP_FACTOR * float(sides.max())), MIN_WARP_SIDE, WARP_SIDE))
 
 
-def fit_grid_in_quad(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """Find the 10x10 grid inside a candidate quad. Returns (grid quad in image px, score)."""
+def fit_grid_in_quad(
+    grey: np.ndarray, quad: np.ndarray, min_score: float = -np.inf
+) -> tuple[np.ndarray, float] | None:
+    """Find the 10x10 grid inside a candidate quad. Returns (grid quad in image px, score),
+    or None when it scores below ``min_score`` (the grid's score is the lower of its two axes'
+    scores: the rows are not looked at when the columns already score too low)."""
     warped, hom = straighten_quad(grey, quad, side=warp_side(quad))
-    px, py = gradient_profiles(warped)
-    n = len(px)
+    px = column_profile(warped)
+    if len(px) <= 0:
+        return None
     lo = MIN_GRID_IN_QUAD / (1 + 2 * PAD)
     fx = fit_axis(px, min_span=lo, max_span=0.98, pitch_step=COARSE_PITCH_STEP)
+    if fx.score < min_score:
+        return None
+    py = row_profile(warped)
     fy = fit_axis(py, min_span=lo, max_span=0.98, pitch_step=COARSE_PITCH_STEP)
     score = min(fx.score, fy.score)
-    if n <= 0:
+    if score < min_score:
         return None
     if SETTLE:
         fx, fy = settle_shift(warped, fx, fy)
@@ -774,8 +782,9 @@ def grid_along_boundaries(
     clear, unsheared grid at the board's pitch is found there. ``grey`` is the working copy (``scale`` times the
     frame), ``full`` the grey frame."""
     turned = unsheared_quad(grid, *shear) * scale
-    fit = fit_grid_in_quad(grey, turned)
-    if fit is None or fit[1] < (DEEP_SCORE_MIN if deep else GRID_SCORE_MIN):
+    min_score = DEEP_SCORE_MIN if deep else GRID_SCORE_MIN
+    fit = fit_grid_in_quad(grey, turned, min_score)
+    if fit is None or fit[1] < min_score:
         return None
     found = _refined(full, fit[0] / scale, rounds, deep)
     if found is None or crosses_boundaries(full, found[0]):
@@ -859,7 +868,10 @@ def _coarse_fits(
                 kept.append((q, "broken-blobs"))
     coarse = []
     for q, src in kept:
-        fits = grid_options_in_quad(grey, q, min_score) if deep else [fit_grid_in_quad(grey, q)]
+        if deep:
+            fits = grid_options_in_quad(grey, q, min_score)
+        else:
+            fits = [fit_grid_in_quad(grey, q, min_score)]
         for fit in fits:
             if fit is not None and fit[1] >= min_score:
                 coarse.append((fit[1], fit[0] / scale, src))
