@@ -1,0 +1,144 @@
+"""The shortcuts that make locating from scratch fast must give the same numbers as the plain
+computations they replace (the speed itself is measured by `companion bench vision`)."""
+
+import cv2
+import numpy as np
+import pytest
+from test_vision_support import close_board_spec
+
+from companion.render import render_frame
+from companion.vision import locate
+from companion.vision.grid import AxisFit, _cell_means, row_medians, settle_shift
+from companion.vision.locate import GridFit, LocatedGrids, fit_grid_in_quad, grey_median
+from companion.vision.pipeline import _enumerate_then, percentile_u8
+
+
+@pytest.mark.parametrize("width", [1, 2, 93, 104])
+def test_row_medians_are_numpys_medians_for_odd_and_even_rows(width):
+    rng = np.random.default_rng(width)
+    # blurred absolute differences of 8-bit pixels, as in a gradient profile: many ties
+    values = (rng.integers(0, 766, (40, width)) / 3).astype(np.float32)
+    assert np.array_equal(row_medians(values), np.median(values, axis=1))
+    floats = rng.random((7, width))
+    assert np.array_equal(row_medians(floats), np.median(floats, axis=1))
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (4, 6), (61, 80)])
+def test_grey_median_is_numpys_median(shape):
+    rng = np.random.default_rng(shape[0])
+    for top in (1, 2, 17, 256):
+        image = rng.integers(0, top, shape).astype(np.uint8)
+        assert grey_median(image) == float(np.median(image))
+
+
+def test_percentile_u8_is_numpys_percentile_also_between_two_values():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        h, w = rng.integers(1, 20, 2)
+        image = rng.integers(0, int(rng.integers(1, 256)), (h, w, 3)).astype(np.uint8)
+        for q in (0, 50, 95, 100):
+            assert percentile_u8(image, q) == float(np.percentile(image, q))
+    # 95th percentile between a 10 and a 200: numpy's interpolation, not a histogram bin
+    image = np.array([[10] * 19 + [200]], np.uint8).reshape(1, 20, 1).repeat(3, axis=2)
+    assert percentile_u8(image, 95) == float(np.percentile(image, 95))
+    assert percentile_u8(image, 95) not in (10.0, 200.0)
+
+
+def test_cell_means_of_several_grids_at_once_match_one_grid_at_a_time():
+    rng = np.random.default_rng(4)
+    integral = cv2.integral(rng.random((120, 150)).astype(np.float32))
+    xs = np.stack([3.3 + 13.7 * np.arange(11), 0.6 + 14.2 * np.arange(11)])
+    ys = 1.9 + 11.1 * np.arange(11)
+    both = _cell_means(integral, xs, ys[None], 0.6)
+    assert both.shape == (2, 10, 10)
+    for k in range(2):
+        one = _cell_means(integral, xs[k], ys, 0.6)
+        assert np.array_equal(both[k], one)
+
+
+def test_settle_shift_still_moves_a_grid_off_an_empty_margin_onto_the_printed_row():
+    # 12 columns of printed cells (noise) with an empty margin cell at the left; the fit
+    # that starts on the margin is moved one cell right, onto the printed cells
+    rng = np.random.default_rng(5)
+    image = np.full((120, 132), 128, np.uint8)
+    image[:, 11:121] = rng.integers(0, 256, (120, 110))
+    fx = AxisFit(0.0, 11.0, 1.0)
+    fy = AxisFit(5.0, 11.0, 1.0)
+    moved_x, kept_y = settle_shift(image, fx, fy)
+    assert moved_x.start == 11.0 and kept_y.start == 5.0  # the rows' only option inside
+
+
+def _fit(lines: float, x: float = 0.0) -> GridFit:
+    quad = np.array([[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]], np.float64)
+    return GridFit(quad=quad, score=1.0, source=f"test-{lines}", lines=lines)
+
+
+def _counting(fits):
+    pulled = []
+
+    def found():
+        for fit in fits:
+            pulled.append(fit)
+            yield fit
+
+    return found(), pulled
+
+
+def test_located_grids_refine_only_the_first_when_it_cannot_be_dropped():
+    found, pulled = _counting([_fit(0.95), _fit(0.7, 20), _fit(1.0, 40)])
+    grids = LocatedGrids(found)
+    assert grids and grids[0].lines == 0.95
+    assert len(pulled) == 1  # the runners-up are not looked for yet
+    # asked for all: the one whose lines fit clearly worse than the best is dropped
+    assert [g.lines for g in grids[1:]] == [1.0]
+    assert len(pulled) == 3 and len(grids) == 2
+
+
+def test_located_grids_find_all_when_the_first_may_be_dropped():
+    found, pulled = _counting([_fit(0.6), _fit(1.0, 20)])
+    grids = LocatedGrids(found)
+    assert grids[0].lines == 1.0  # the first fits its lines clearly worse: not offered
+    assert len(pulled) == 2
+    assert not LocatedGrids(iter([]))
+
+
+def test_lazily_located_grids_are_the_located_grids():
+    image, _ = render_frame(close_board_spec("cards", 6))
+    eager = locate.locate_candidates(image, limit=3)
+    lazy = locate.locate_candidates(image, limit=3, lazily=True)
+    assert eager and isinstance(lazy, LocatedGrids)
+    assert np.array_equal(lazy[0].quad, eager[0].quad)
+    assert [g.source for g in lazy] == [g.source for g in eager]
+
+
+def test_a_quad_scoring_below_the_threshold_is_dropped_and_above_it_kept():
+    image, _ = render_frame(close_board_spec("text", 7))
+    small, scale = locate.downscale(image)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    quad = locate.outline_candidates(grey)[0]
+    grid, score = fit_grid_in_quad(grey, quad)
+    assert fit_grid_in_quad(grey, quad, score + 0.01) is None
+    again, same = fit_grid_in_quad(grey, quad, score - 0.01)
+    assert same == score and np.array_equal(again, grid)
+
+
+def test_enumerate_then_meets_insertions_and_asks_for_more_only_at_the_end():
+    items = ["a", "b"]
+    asked = []
+
+    def more():
+        asked.append(True)
+        return ["c"]
+
+    seen = []
+    for i, item in _enumerate_then(items, more):
+        seen.append(item)
+        if item == "a":
+            items.insert(i + 1, "a2")
+            assert not asked
+    assert seen == ["a", "a2", "b", "c"] and asked == [True]
+    asked.clear()
+    for _, item in _enumerate_then(["x", "y"], more):
+        if item == "x":
+            break
+    assert not asked  # a loop that stops early never finds the rest
