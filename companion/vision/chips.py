@@ -30,7 +30,7 @@ from companion.vision.colour import (
     local_whites,
     tinted_mask,
 )
-from companion.vision.glare import Veil, estimate_veil, remove_veil
+from companion.vision.glare import VEIL_MIN, Veil, estimate_veil, remove_veil
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -111,6 +111,9 @@ class CellFeatures:
     # the light glare added on each cell, already taken off (``glare.estimate_veil``; zeros
     # where none was found); None: not measured
     glare_added: np.ndarray | None = None
+    # share of each cell's border ring clipped white in the picture (measured only where glare
+    # was found)
+    ring_clipped: np.ndarray | None = None
 
     @property
     def content(self) -> np.ndarray:
@@ -323,6 +326,9 @@ HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour throu
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
 VEIL_BLACK = 0.45  # ... unless its darkest part is this bright (of the white): a glare veil
 VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide a chip
+GLARED_PRINT = 0.6  # with glare taken off, a cell clipped this much still shows its printing ...
+GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of it than this
+RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
 
@@ -623,6 +629,9 @@ def measure(
         pale_bg=blob["pale_bg"],
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
     )
+    if veil is not None:
+        clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
+        feats.ring_clipped = np.count_nonzero(clipped, axis=1).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
@@ -723,7 +732,8 @@ def classify(
             solid_chip &= cv2.filter2D(foreign, -1, AROUND, borderType=cv2.BORDER_CONSTANT) == 0
     else:
         solid_chip = np.zeros_like(is_chip)
-    veiled = np.zeros_like(is_chip)
+    veiled = np.zeros_like(is_chip)  # a veil explains faded boundaries and a strange border
+    border_veiled = veiled  # ... only a strange border
     veil_signs = np.zeros_like(is_chip)
     if covers and feats.black is not None:
         # a veil of glare fades the lines between cells and the borders' colours with
@@ -733,21 +743,35 @@ def classify(
         # ... but a cell read empty may hide a chip washed out by the glare: only one neither
         # clipped nor showing a broad pale tint, and still showing its printing (a pale hand
         # lifts the darkest level too, but hides the printing)
-        clear = (
-            (feats.glare < PIP_GLARE)
-            & (feats.veil_tint < VEIL_TINT_MAX)
-            & (feats.dark + feats.red_ink >= PRINT_MIN)
-        )
-        veiled = (
-            (feats.black >= VEIL_BLACK)
-            & (feats.content >= BLANK_CONTENT)
-            & (feats.skin < HAND_SKIN)
-            & (is_chip | clear)
-        )
+        printed = feats.dark + feats.red_ink >= PRINT_MIN
+        clear = (feats.glare < PIP_GLARE) & (feats.veil_tint < VEIL_TINT_MAX) & printed
+        showing = (feats.content >= BLANK_CONTENT) & (feats.skin < HAND_SKIN)
+        veiled = (feats.black >= VEIL_BLACK) & showing & (is_chip | clear)
+        border_veiled = veiled
         if feats.glare_added is not None:
             # only where glare was found: a white card lying over a cell lifts its darkest
             # level too, and it hides the boundaries for real
             veiled &= feats.glare_added > 0
+            # glare taken off the picture no longer lifts the darkest level: the light taken
+            # off says it instead. A cell partly clipped still shows a washed-out chip as a
+            # broad pale tint; with none and its printing showing, it holds none
+            taken = (
+                (feats.glare_added >= VEIL_MIN)
+                & showing
+                & (
+                    is_chip
+                    | clear
+                    | (printed & (feats.glare < GLARED_PRINT) & (feats.veil_tint < GLARED_TINT))
+                )
+            )
+            # ... a strange border then is the glare's, and so are boundaries gone where the
+            # lines between cells were clipped white (a white card lying there adds light
+            # too, but hides the lines without clipping them)
+            lines_clipped = taken
+            if feats.ring_clipped is not None:
+                lines_clipped = taken & (feats.ring_clipped >= RING_CLIPPED)
+            border_veiled = veiled | (taken & ((feats.edges_missing == 0) | lines_clipped))
+            veiled |= lines_clipped
     causes = {
         "foreign_border": feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
@@ -761,9 +785,10 @@ def classify(
         gone = feats.edges_missing >= EDGES_GONE
         # the veil's faded signs still warn the neighbours (a chip washed out beside them
         # may read as thin ink): only the cell itself, showing what it holds, is read
-        veil_signs = veiled & (gone | causes["foreign_border"])
+        veil_signs = veiled & gone
+        veil_signs |= border_veiled & causes["foreign_border"]
         causes["boundaries_gone"] = gone & ~veiled
-        causes["foreign_border"] &= ~veiled
+        causes["foreign_border"] &= ~border_veiled
         hand_at = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
@@ -906,7 +931,8 @@ def classify(
             & ~occluded
             & (
                 # a veil of glare explains faded boundaries and a strange border
-                (~veiled & ((feats.ring > RING_MAX / 3) | edge_sign))
+                (~border_veiled & (feats.ring > RING_MAX / 3))
+                | (~veiled & edge_sign)
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
                 | (chip_border > 0.2)
