@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from companion.render import RenderSpec, SpecError, render_frame
 from companion.render.spec import OTHER_GAMES
 from companion.vision import BoardReader
+from companion.vision.pipeline import _corner_chips
 
 
 def _table(other_game: str, **changes) -> RenderSpec:
@@ -40,3 +45,29 @@ def test_other_games_are_drawn_and_never_read_as_a_sequence_board(game):
     assert changed[120:360, 160:480].mean() > 0.5
     reading = BoardReader().read(frame)
     assert reading.cells is None, f"{game} read as a Sequence board"
+
+
+def test_a_small_hundred_chart_strewn_with_counters_is_no_board():
+    # a frame that was once reported as a board: a hundred chart on 4 % of a 720p frame, its
+    # red and black numbers matching the classic layout's ink fairly well, counters on two of
+    # its corner cells (nobody plays on a Sequence board's free corners)
+    values = json.loads((Path(__file__).parent / "data" / "hundred_chart_spec.json").read_text())
+    fields = {f.name for f in dataclasses.fields(RenderSpec)}
+    spec = RenderSpec(
+        **{k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in fields}
+    )
+    frame, truth = render_frame(spec)
+    assert truth.board_found is False
+    assert BoardReader().read(frame).cells is None
+
+
+def test_chips_on_free_corners_unless_all_four_alike():
+    empty = np.full((10, 10), ".")
+    assert _corner_chips(empty) == 0
+    two = empty.copy()
+    two[0, 0], two[9, 9] = "G", "R"
+    assert _corner_chips(two) == 2
+    emblem = empty.copy()
+    for r, c in ((0, 0), (0, 9), (9, 0), (9, 9)):
+        emblem[r, c] = "B"  # a board whose corner emblem is a blue disc
+    assert _corner_chips(emblem) == 0

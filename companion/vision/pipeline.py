@@ -503,6 +503,7 @@ class BoardReader:
                 round(float(blank.mean()), 3),
                 round(corners_alike, 3),
                 round(_unprinted_share(plain, feats), 3),
+                _corner_chips(plain),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -578,17 +579,30 @@ def _unprinted_share(symbols: np.ndarray, feats) -> float:
     return float((printing[empty] < BLANK_CONTENT).mean())
 
 
+def _corner_chips(symbols: np.ndarray) -> int:
+    """How many of a reading's four corner cells hold a chip. Nobody plays on a free corner;
+    four corners alike in one chip colour are the board's own emblem, not chips."""
+    corners = [str(symbols[r, c]) for r, c in CORNER_CELLS]
+    if len(set(corners)) == 1:
+        return 0
+    return sum(sym in CHIP_SYMBOLS for sym in corners)
+
+
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
     """The judged reading's ink pattern (match, margin, unknown share) alone says board, and
     (with ``corners``) its four corner cells look alike (on a grid a cell off, two "corners"
-    are ordinary cards, while the ink of a shifted grid can still match fairly well)."""
+    are ordinary cards, while the ink of a shifted grid can still match fairly well); and no
+    chip lies on a free corner (a hundred chart strewn with counters matches the ink fairly
+    well too, but its corners are ordinary cells)."""
     match, margin, unknown = parts[:3]
     corners_alike = not corners or len(parts) < 5 or parts[4] >= CLEAR_INK_CORNERS_MIN
+    free_corners = len(parts) < 7 or parts[6] == 0
     return (
         match >= CLEAR_INK_MATCH
         and margin >= CLEAR_INK_MARGIN
         and unknown <= CLEAR_INK_UNKNOWN_MAX
         and corners_alike
+        and free_corners
     )
 
 
