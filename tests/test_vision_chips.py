@@ -133,6 +133,22 @@ def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     assert far[6, 9] == "?"
 
 
+def test_two_off_centre_chips_side_by_side_are_both_read():
+    # each chip's foreign border is the other's chip, not a hand beside it
+    img = _grid()
+    _disc(img, 6, 9, (170, 70, 20), dy=3)
+    _disc(img, 7, 9, (60, 150, 40), dy=-3)
+    feats = chips.measure(img, ColourProfile())
+    ring = feats.ring.copy()
+    ring[6, 9], ring[7, 9] = 0.38, 0.4
+    pair, _ = chips.classify(replace(feats, ring=ring))
+    assert (pair[6, 9], pair[7, 9]) == ("B", "G")
+    # ... but not when the neighbour's border is more foreign than a chip makes it
+    ring[7, 9] = 0.5
+    covered, _ = chips.classify(replace(feats, ring=ring))
+    assert covered[6, 9] == "?"
+
+
 def _lit(img, left, right):
     """The picture under light that runs from ``left`` to ``right`` (BGR gains) across it:
     a dim warm lamp on one side, cool daylight on the other."""

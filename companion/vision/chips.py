@@ -726,7 +726,9 @@ def classify(
     # (``covers=False``) keeps the strict border: a grid one cell off must not read better
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
-        foreign = (feats.ring > RING_MAX).astype(np.float32)
+        # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
+        chip_beside = solid_chip & (feats.ring <= RING_MAX_CHIP)
+        foreign = ((feats.ring > RING_MAX) & ~chip_beside).astype(np.float32)
         foreign[CORNERS] = 0  # a free corner's emblem is no sign of a hand beside the chip
         if foreign.any():
             solid_chip &= cv2.filter2D(foreign, -1, AROUND, borderType=cv2.BORDER_CONSTANT) == 0
