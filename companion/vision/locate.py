@@ -533,9 +533,11 @@ def lens_observations(
     start = int(round(pad + (inner - band * LENS_BANDS) / 2))
     stop = start + band * LENS_BANDS
     centres = start + band * (np.arange(LENS_BANDS) + 0.5)
-    g = warped.astype(np.float32)
-    gx = cv2.blur(np.abs(np.diff(g, axis=1)), (3, 1))[start:stop:2]  # every other row
-    gy = cv2.blur(np.abs(np.diff(g, axis=0)), (1, 3))[:, start:stop:2]
+    # every other row (column) of the bands only: the blur runs along each alone
+    rows = warped[start:stop:2].astype(np.float32)
+    gx = cv2.blur(np.abs(np.diff(rows, axis=1)), (3, 1))
+    columns = warped[:, start:stop:2].astype(np.float32)
+    gy = cv2.blur(np.abs(np.diff(columns, axis=0)), (1, 3))
     # per band, the median gradient over its rows (columns): edges running along the band
     px = _band_medians(gx.reshape(LENS_BANDS, -1, gx.shape[1]))
     py = _band_medians(gy.T.reshape(LENS_BANDS, -1, gy.shape[0]))
