@@ -109,37 +109,34 @@ def _many_straddle(straddling: np.ndarray, least: int, share: float) -> bool:
 def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
     """Chip-sized blobs of an eroded chip-colour mask (uint8, a grid image of 10x10 cells)."""
     h, w = any_chip.shape[0] / 10.0, any_chip.shape[1] / 10.0
-    n, _, stats, centres = cv2.connectedComponentsWithStats(any_chip)
-    offsets, cells = [], []
-    oversized = 0
+    _, _, stats, centres = cv2.connectedComponentsWithStats(any_chip)
+    bw, bh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    area, centres = stats[1:, cv2.CC_STAT_AREA], centres[1:]
+    oversized = _oversized_disc(bw, bh, area, min(w, h))
     lo, hi = CHIP_AREA[0] * w * h, CHIP_AREA[1] * w * h
-    side = min(w, h)
-    for i in range(1, n):
-        _, _, bw, bh, area = stats[i]
-        if _oversized_disc(bw, bh, area, side):
-            oversized += 1
-            continue
-        if not lo <= area <= hi or bw > 1.1 * w or bh > 1.1 * h:
-            continue  # ink strokes, specks, or something bigger than a chip (a card, a sleeve)
-        u, v = centres[i][0] / w, centres[i][1] / h
-        col, row = min(int(u), 9), min(int(v), 9)
-        if row in (0, 9) and col in (0, 9):
-            continue  # a free corner holds no chip, but may print a coloured emblem off-centre
-        offsets.append((u - col - 0.5, v - row - 0.5))
-        cells.append((row, col))
+    # not ink strokes, specks, or something bigger than a chip (a card, a sleeve)
+    chip = ~oversized & (lo <= area) & (area <= hi) & (bw <= 1.1 * w) & (bh <= 1.1 * h)
+    u, v = centres[chip, 0] / w, centres[chip, 1] / h
+    col, row = np.minimum(u.astype(int), 9), np.minimum(v.astype(int), 9)
+    # a free corner holds no chip, but may print a coloured emblem off-centre
+    inner = ~(np.isin(row, (0, 9)) & np.isin(col, (0, 9)))
+    offsets = np.stack([u - col - 0.5, v - row - 0.5], axis=1)[inner]
+    cells = np.stack([row, col], axis=1)[inner]
     return ChipPlacement(
-        np.array(offsets, np.float64).reshape(-1, 2), np.array(cells).reshape(-1, 2), oversized
+        offsets.astype(np.float64).reshape(-1, 2), cells.reshape(-1, 2), int(oversized.sum())
     )
 
 
-def _oversized_disc(bw: int, bh: int, area: int, side: float) -> bool:
-    """A round, solid blob wider than a cell of this grid allows a chip to be (in pixels of
-    the straightened grid, which keeps the board's proportions, so a chip stays round)."""
-    long, short = max(bw, bh), min(bw, bh)
+def _oversized_disc(bw: np.ndarray, bh: np.ndarray, area: np.ndarray, side: float) -> np.ndarray:
+    """Per blob: a round, solid blob wider than a cell of this grid allows a chip to be (in
+    pixels of the straightened grid, which keeps the board's proportions, so a chip stays
+    round)."""
+    long, short = np.maximum(bw, bh), np.minimum(bw, bh)
     return (
-        OVERSIZED * side <= long <= OVERSIZED_MAX * side
-        and long <= ROUND_ASPECT * short
-        and area >= SOLID_FILL * bw * bh
+        (OVERSIZED * side <= long)
+        & (long <= OVERSIZED_MAX * side)
+        & (long <= ROUND_ASPECT * short)
+        & (area >= SOLID_FILL * bw * bh)
     )
 
 
