@@ -649,14 +649,21 @@ def corner_likeness(grid_bgr: np.ndarray) -> float:
     ch, cw = h // 10, w // 10
     white = percentile_u8(grid_bgr, 95) + 1.0
 
-    def desc(r: int, c: int) -> np.ndarray:
-        y0, x0 = r * ch + ch // 5, c * cw + cw // 5
-        patch = grid_bgr[y0 : y0 + ch * 3 // 5, x0 : x0 + cw * 3 // 5].reshape(-1, 3)
-        patch = patch.astype(np.float32) * (255.0 / white)
-        return np.concatenate([patch.mean(axis=0), [patch.mean(axis=1).std() * 2]])
-
-    corners = [desc(r, c) for r, c in CORNER_CELLS]
-    near = [desc(r, c) for r, c in ((0, 1), (1, 0), (0, 8), (1, 9), (8, 0), (9, 1), (9, 8), (8, 9))]
+    cells = (*CORNER_CELLS, (0, 1), (1, 0), (0, 8), (1, 9), (8, 0), (9, 1), (9, 8), (8, 9))
+    # the inner part of each cell, all 12 at once: pixels x colour per cell
+    patches = np.stack(
+        [
+            grid_bgr[
+                r * ch + ch // 5 : r * ch + ch // 5 + ch * 3 // 5,
+                c * cw + cw // 5 : c * cw + cw // 5 + cw * 3 // 5,
+            ].reshape(-1, 3)
+            for r, c in cells
+        ]
+    )
+    patches = patches.astype(np.float32) * (255.0 / white)
+    contrast = patches.mean(axis=2).std(axis=1) * 2
+    descs = np.concatenate([patches.mean(axis=1), contrast[:, None]], axis=1)
+    corners, near = list(descs[:4]), list(descs[4:])
     inner = np.mean([np.abs(a - b).mean() for i, a in enumerate(corners) for b in corners[i + 1 :]])
     across = np.mean([np.abs(a - b).mean() for a in corners for b in near])
     return float((across - inner) / (across + inner + 1e-6))
