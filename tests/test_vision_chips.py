@@ -110,26 +110,27 @@ def test_missing_edges_finds_a_card_lying_across_the_grid():
 
 def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     # a chip pushed against the board's edge (a tilted board, a grid a little off) makes its
-    # cell's border foreign; alone, with no skin on it, that is the chip, not a cover
+    # cell's border foreign (all round: ``ring_inside`` too); alone, with no skin on it, that
+    # is the chip, not a cover
     img = _grid()
     _disc(img, 6, 9, (170, 70, 20))
     feats = chips.measure(img, ColourProfile())
     ring = feats.ring.copy()
     ring[6, 9] = 0.38
-    lone, _ = chips.classify(replace(feats, ring=ring))
+    lone, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert lone[6, 9] == "B"
     # a border that foreign is still a cover when the neighbour's border is foreign too (a
     # hand or a sleeve is bigger than one cell) or when skin is on the chip
     ring[7, 9] = 0.38
-    big, _ = chips.classify(replace(feats, ring=ring))
+    big, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert big[6, 9] == "?"
     ring[7, 9] = feats.ring[7, 9]
     skin = feats.skin.copy()
     skin[6, 9] = 0.1
-    held, _ = chips.classify(replace(feats, ring=ring, skin=skin))
+    held, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, skin=skin))
     assert held[6, 9] == "?"
     ring[6, 9] = 0.5  # more foreign than any chip makes its border
-    far, _ = chips.classify(replace(feats, ring=ring))
+    far, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert far[6, 9] == "?"
 
 
@@ -141,11 +142,11 @@ def test_two_off_centre_chips_side_by_side_are_both_read():
     feats = chips.measure(img, ColourProfile())
     ring = feats.ring.copy()
     ring[6, 9], ring[7, 9] = 0.38, 0.4
-    pair, _ = chips.classify(replace(feats, ring=ring))
+    pair, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert (pair[6, 9], pair[7, 9]) == ("B", "G")
     # ... but not when the neighbour's border is more foreign than a chip makes it
     ring[7, 9] = 0.5
-    covered, _ = chips.classify(replace(feats, ring=ring))
+    covered, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert covered[6, 9] == "?"
 
 
@@ -741,3 +742,20 @@ def test_a_red_chip_half_under_a_loose_cards_patterned_back_is_unknown_not_empty
     assert reading.cells[2][2] == "?"
     # the card's back (red over more of a cell than any printing) is no empty cell either
     assert reading.cells[2][3] == "?" and reading.cells[3][3] == "?"
+
+
+def test_the_margin_seen_along_the_boards_edge_is_no_cover_but_a_hand_there_is():
+    # a grid line a little off along the board's edge (a lens, a warped board) brings the
+    # board's dark margin onto the outer side of the edge cells
+    img = _grid()
+    _disc(img, 0, 4, (170, 70, 20))
+    truth, _ = _read(img)
+    margin = img.copy()
+    margin[:5] = (90, 40, 120)
+    seen, _ = _read(margin)
+    assert (seen[0] == truth[0]).all() and seen[0, 4] == "B"
+    # ... but something reaching in over the edge covers the cells' sides as well
+    hand = margin.copy()
+    hand[:14, 3 * CW : 6 * CW] = (90, 40, 120)
+    covered, _ = _read(hand)
+    assert (covered[0, 3:6] == "?").all()

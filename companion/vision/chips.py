@@ -114,6 +114,8 @@ class CellFeatures:
     # share of each cell's border ring clipped white in the picture (measured only where glare
     # was found)
     ring_clipped: np.ndarray | None = None
+    # ``ring`` without an edge cell's side facing the board's margin (equal to it elsewhere)
+    ring_inside: np.ndarray | None = None
 
     @property
     def content(self) -> np.ndarray:
@@ -184,9 +186,32 @@ class CellShape:
         return np.repeat(np.arange(100) * 8, self.ring_pixels.shape[1]).reshape(100, -1)
 
     @functools.cached_property
-    def ring_pixels(self) -> np.ndarray:
+    def _ring_yx(self) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column within its cell of each of a cell's :attr:`ring_pixels`."""
         ys, xs = np.nonzero(self.ring[: self.h, : self.w] > 0)
-        ys, xs = ys[::2], xs[::2]  # every other ring pixel says as much, at half the cost
+        return ys[::2], xs[::2]  # every other ring pixel says as much, at half the cost
+
+    @functools.cached_property
+    def outer_ring(self) -> np.ndarray:
+        """100 x ring bool: the :attr:`ring_pixels` on the side of an edge cell that faces
+        the board's margin (none for the inner cells)."""
+        ys, xs = self._ring_yx
+        sides = {
+            "top": ys < self.inner_y,
+            "bottom": ys >= self.h - self.inner_y,
+            "left": xs < self.inner_x,
+            "right": xs >= self.w - self.inner_x,
+        }
+        out = np.zeros((10, 10, len(ys)), bool)
+        out[0] |= sides["top"]
+        out[9] |= sides["bottom"]
+        out[:, 0] |= sides["left"]
+        out[:, 9] |= sides["right"]
+        return out.reshape(100, -1)
+
+    @functools.cached_property
+    def ring_pixels(self) -> np.ndarray:
+        ys, xs = self._ring_yx
         rows = []
         for r in range(10):
             for c in range(10):
@@ -299,6 +324,18 @@ def ring_anomaly(
     """
     # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
     # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
+    return ring_anomalies(ring, palette, chip_ring)[0]
+
+
+def ring_anomalies(
+    ring: np.ndarray,
+    palette: np.ndarray,
+    chip_ring: np.ndarray | None = None,
+    outer: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`ring_anomaly`, and (given ``outer``, 100 x ring bool: the sides of the edge
+    cells that face the board's margin) the same without those sides: a grid line a little
+    off along the board's edge brings the margin onto them, not a cover."""
     flat = ring.reshape(-1, 1, 3)
     near = None
     for colour in palette.astype(np.float32):
@@ -310,7 +347,13 @@ def ring_anomaly(
     share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
     # a palette that misses one of the board's own colours raises every cell alike: only what
     # stands out from the typical cell counts
-    return np.clip(share - float(np.partition(share.ravel(), 50)[50]), 0, 1)
+    typical = float(np.partition(share.ravel(), 50)[50])
+    inside = None
+    if outer is not None:
+        kept = (~outer).sum(axis=1)
+        inside_share = (foreign & ~outer).sum(axis=1) / np.maximum(kept, 1)
+        inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
+    return np.clip(share - typical, 0, 1), inside
 
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
@@ -611,10 +654,12 @@ def measure(
         for i, sym in enumerate(CHIP_SYMBOLS)
     }
     chip_ring = ring_bits > 0
+    ring, ring_inside = ring_anomalies(rings, palette, chip_ring, shape.outer_ring)
     feats = CellFeatures(
         chip=chip,
         raw=raw,
-        ring=ring_anomaly(rings, palette, chip_ring),
+        ring=ring,
+        ring_inside=ring_inside,
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
@@ -724,11 +769,18 @@ def classify(
     # more of the border: with no skin on it and no neighbour's border foreign too (hands and
     # sleeves are big), only a border even more foreign is a cover. Judging a located grid
     # (``covers=False``) keeps the strict border: a grid one cell off must not read better
+    # an edge cell whose other three sides look like the board's shows the margin on its outer
+    # side through a grid line a little off there (a lens, a warped board), not a cover.
+    # Judging a located grid (``covers=False``) keeps the whole border: a grid running past
+    # the board must not read better for the table strip along its edge
+    border = feats.ring
+    if feats.ring_inside is not None and covers:
+        border = np.where(feats.ring_inside <= RING_MAX / 3, feats.ring_inside, feats.ring)
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
-        chip_beside = solid_chip & (feats.ring <= RING_MAX_CHIP)
-        foreign = ((feats.ring > RING_MAX) & ~chip_beside).astype(np.float32)
+        chip_beside = solid_chip & (border <= RING_MAX_CHIP)
+        foreign = ((border > RING_MAX) & ~chip_beside).astype(np.float32)
         foreign[CORNERS] = 0  # a free corner's emblem is no sign of a hand beside the chip
         if foreign.any():
             solid_chip &= cv2.filter2D(foreign, -1, AROUND, borderType=cv2.BORDER_CONSTANT) == 0
@@ -775,7 +827,7 @@ def classify(
             border_veiled = veiled | (taken & ((feats.edges_missing == 0) | lines_clipped))
             veiled |= lines_clipped
     causes = {
-        "foreign_border": feats.ring > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
+        "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
         "dark_object": feats.dark_blob > DARK_BLOB_MAX,
         "colour_on_border": feats.ring_chip > RING_CHIP_MAX,
@@ -933,7 +985,7 @@ def classify(
             & ~occluded
             & (
                 # a veil of glare explains faded boundaries and a strange border
-                (~border_veiled & (feats.ring > RING_MAX / 3))
+                (~border_veiled & (border > RING_MAX / 3))
                 | (~veiled & edge_sign)
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
