@@ -24,12 +24,12 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, dtype=np.float64).reshape(4, 2)
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # increasing angle = clockwise on screen
-    angles = np.sort(angles)
+    order = np.argsort(angles)  # increasing angle = clockwise on screen
+    pts, angles = pts[order], angles[order]
     target = -3 * math.pi / 4
     dist = np.abs((angles - target + math.pi) % (2 * math.pi) - math.pi)
     start = int(np.argmin(dist))
-    return np.roll(pts, -start, axis=0)
+    return np.concatenate((pts[start:], pts[:start]))  # rolled to start there
 
 
 def canonical_corners(screen_quad: np.ndarray, orientation: int) -> np.ndarray:
