@@ -9,7 +9,13 @@ from test_vision_support import close_board_spec
 from companion.render import render_frame
 from companion.vision import locate
 from companion.vision.grid import AxisFit, _cell_means, row_medians, settle_shift
-from companion.vision.locate import GridFit, LocatedGrids, fit_grid_in_quad, grey_median
+from companion.vision.locate import (
+    GridFit,
+    LocatedGrids,
+    component_stats,
+    fit_grid_in_quad,
+    grey_median,
+)
 from companion.vision.pipeline import _enumerate_then, percentile_u8
 
 
@@ -42,6 +48,19 @@ def test_percentile_u8_is_numpys_percentile_also_between_two_values():
     image = np.array([[10] * 19 + [200]], np.uint8).reshape(1, 20, 1).repeat(3, axis=2)
     assert percentile_u8(image, 95) == float(np.percentile(image, 95))
     assert percentile_u8(image, 95) not in (10.0, 200.0)
+
+
+@pytest.mark.parametrize("share", [0.01, 0.02, 0.4])  # the first two: sparse
+def test_component_stats_are_opencvs_on_sparse_and_dense_masks(share):
+    rng = np.random.default_rng(int(share * 100))
+    mask = ((rng.random((90, 130)) < share) * 255).astype(np.uint8)
+    if share < 0.1:
+        mask = cv2.dilate(mask, np.ones((2, 2), np.uint8))  # blobs of a few pixels
+    _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    mine, mine_centres = component_stats(mask)
+    assert len(stats) > 10
+    assert np.array_equal(mine[1:], stats[1:]) and mine.dtype == stats.dtype
+    assert np.array_equal(mine_centres[1:], centres[1:])
 
 
 def test_cell_means_of_several_grids_at_once_match_one_grid_at_a_time():

@@ -254,10 +254,44 @@ def blob_candidate_sets(grey: np.ndarray, modes: tuple[bool, ...]) -> list[list[
             grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(block, 7), -3
         )
         bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        _, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=4)
+        stats, centres = component_stats(bright)
         for quads, broken in zip(found, modes, strict=True):
             quads.extend(_blob_cluster_quads(stats[1:], centres[1:], side, broken))
     return found
+
+
+SPARSE_MASK = 0.15  # component_stats: measured on the set pixels below this share of them
+
+
+def component_stats(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=4)``'s stats and centroids, the
+    same numbers for every component but the background (label 0: not measured, zeros).
+
+    A thresholded frame sets few pixels (cards' bright blobs: ~7 %), and OpenCV's statistics
+    visit every pixel: on a sparse mask they are taken from the set pixels alone, which halves
+    the cost. Centroids are sums of whole pixel coordinates over areas either way, so exact."""
+    if cv2.countNonZero(mask) > SPARSE_MASK * mask.size:
+        _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        return stats, centres
+    n, labels = cv2.connectedComponents(mask, connectivity=4)
+    on = np.flatnonzero(labels)
+    label = labels.ravel()[on]
+    ys, xs = np.divmod(on, labels.shape[1])
+    area = np.bincount(label, minlength=n)
+    x0, y0 = np.full(n, labels.shape[1]), np.full(n, labels.shape[0])
+    x1, y1 = np.full(n, -1), np.full(n, -1)
+    np.minimum.at(x0, label, xs)
+    np.minimum.at(y0, label, ys)
+    np.maximum.at(x1, label, xs)
+    np.maximum.at(y1, label, ys)
+    stats = np.stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1, area], axis=1).astype(np.int32)
+    stats[0] = 0
+    centres = np.zeros((n, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centres[:, 0] = np.bincount(label, weights=xs, minlength=n) / area
+        centres[:, 1] = np.bincount(label, weights=ys, minlength=n) / area
+    centres[0] = 0.0
+    return stats, centres
 
 
 def _blob_cluster_quads(
