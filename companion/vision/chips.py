@@ -30,7 +30,7 @@ from companion.vision.colour import (
     local_whites,
     tinted_mask,
 )
-from companion.vision.glare import VEIL_MIN, Veil, estimate_veil, remove_veil
+from companion.vision.glare import Veil, estimate_veil, remove_veil
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -369,6 +369,7 @@ HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour throu
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
 VEIL_BLACK = 0.45  # ... unless its darkest part is this bright (of the white): a glare veil
 VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide a chip
+GLARE_TAKEN = 8.0  # grey levels of glare taken off a cell: its faded signs were the glare's
 GLARED_PRINT = 0.6  # with glare taken off, a cell clipped this much still shows its printing ...
 GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of it than this
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
@@ -810,7 +811,7 @@ def classify(
             # off says it instead. A cell partly clipped still shows a washed-out chip as a
             # broad pale tint; with none and its printing showing, it holds none
             taken = (
-                (feats.glare_added >= VEIL_MIN)
+                (feats.glare_added >= GLARE_TAKEN)
                 & showing
                 & (
                     is_chip
