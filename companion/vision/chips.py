@@ -1029,6 +1029,16 @@ def classify(
             & (raw_best >= WASHED_RING_RED)
         )
         occluded = occluded | causes["washed_red"]
+    if covers and feats.glare_added is not None:
+        # ... and where glare was taken off, a red "ink" spread over more of its cell than this
+        # board's own printing is a red chip whose glared half lost its colour
+        faded_chip = (
+            is_ink
+            & (feats.glare_added >= GLARE_TAKEN)
+            & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
+        )
+        causes["washed_red"] = causes.get("washed_red", False) | faded_chip
+        occluded = occluded | faded_chip
     causes["undecided"] = ~(is_chip | is_empty | is_ink)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
