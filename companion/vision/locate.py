@@ -35,6 +35,7 @@ from companion.vision.grid import (
     framed_fit,
     gradient_integral,
     gradient_profiles,
+    median,
     row_profile,
     settle_shift,
 )
@@ -317,7 +318,7 @@ def _blob_cluster_quads(
         if len(keep) < 30:
             continue
         pts = cen[keep]
-        size = np.sqrt(np.median(area[keep]))
+        size = np.sqrt(median(area[keep]))
         cluster = _largest_cluster(pts, LINK * size)
         if len(cluster) < 30:
             continue
@@ -662,7 +663,7 @@ def _fit_grid_homography(
         sol, *_ = np.linalg.lstsq(a * w[keep, None], k * w[keep], rcond=None)
         g = np.append(sol, 1.0).reshape(3, 3)
         resid = _line_residuals(g, obs)
-        new_keep = resid < max(0.08, 3 * np.median(resid))
+        new_keep = resid < max(0.08, 3 * median(resid))
         if new_keep.sum() < 12 or (new_keep == keep).all():
             break
         keep = new_keep

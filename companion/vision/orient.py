@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.geometry import ORIENTATIONS
+from companion.vision.grid import median
 from companion.vision.layout import CLASSIC_INK, ink_sign
 
 
@@ -36,7 +37,7 @@ def vote_orientation(
     For orientation ``o`` the layout appears on screen as ``np.rot90(layout, -o // 90)``.
     """
     sign = ink_sign(pattern)
-    r = np.where(usable, redness - np.median(redness[usable]) if usable.any() else 0, 0)
+    r = np.where(usable, redness - median(redness[usable]) if usable.any() else 0, 0)
     scores = {}
     for o in ORIENTATIONS:
         on_screen = np.rot90(sign, -(o // 90))
