@@ -542,8 +542,29 @@ class MeasureCache:
     palette: np.ndarray | None = None
     light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
     dark_max: int | None = None  # the dark-ink level measured with the light
+    noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
     age: int = 0
+
+
+NOISY = 3.5  # grey levels of sensor noise on the card white (rendered boards: mostly < 3)
+_FLAT = np.ones((5, 5), np.uint8)
+
+
+def sensor_noise(hsv: np.ndarray) -> float:
+    """The camera's noise (a standard deviation in grey levels) on a grid image's card white
+    (light divided out, HSV): the median absolute difference from the 3x3 mean, robustly
+    scaled, over pixels whose whole 5x5 neighbourhood is bright and unsaturated (no printing,
+    no edge nearby); 0.0 where too little such white shows."""
+    v, sat = hsv[..., 2], hsv[..., 1]
+    level = 0.8 * float(np.percentile(v, 95))
+    white = cv2.erode(((v > level) & (sat < 70)).astype(np.uint8), _FLAT) > 0
+    if np.count_nonzero(white) < 300:
+        return 0.0
+    values = v.astype(np.float32)
+    detail = values - cv2.blur(values, (3, 3))
+    # 1.4826: the MAD of a normal distribution; 1.06: the 3x3 mean removes 1/9 of the noise
+    return float(np.median(np.abs(detail[white]))) * 1.4826 * 1.06
 
 
 def normalise(
@@ -615,11 +636,11 @@ def measure(
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     # the darkest ink level: measured on this picture, or kept with the light by a fixed camera
     if cache is None:
-        dark_max = dark_level(hsv)
+        dark_max, noise = dark_level(hsv), sensor_noise(hsv)
     else:
         if fresh or cache.dark_max is None:
-            cache.dark_max = dark_level(hsv)
-        dark_max = cache.dark_max
+            cache.dark_max, cache.noise = dark_level(hsv), sensor_noise(hsv)
+        dark_max, noise = cache.dark_max, cache.noise
     code = colour_code(hsv, profile, dark_max)
     # every mask counted per cell is written straight into one stack, counted at once
     planes = np.empty((len(COUNTED) + len(ERODED), *grid_bgr.shape[:2]), np.uint8)
@@ -628,7 +649,12 @@ def measure(
     masks["glare"] = blown_out(grid_bgr, counted["glare"])
     masks["pale_bg"] = class_mask(code, "pale_bg")
     for name, out in zip(ERODED, planes[len(COUNTED) :], strict=True):
-        cv2.erode(masks[name], ERODE, dst=out)
+        mask = masks[name]
+        if name in CHIP_SYMBOLS and noise >= NOISY:
+            # a majority vote over 3x3 first: sensor noise in dim light pits a chip's disc
+            # with pixels of other colour classes, and the erosion would widen every pit
+            mask = cv2.medianBlur(mask, 3)
+        cv2.erode(mask, ERODE, dst=out)
     cells = _per_cell_planes(planes, shape)
     plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
     blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
