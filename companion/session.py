@@ -51,6 +51,7 @@ from companion.tracking import (
     interpret_catch_up,
 )
 from companion.tracking.catch_up import emptied_between, seen_in_order
+from companion.vision.lens import grid_to_frame
 from companion.vision.reading import COLOR_OF_SYMBOL, BoardReading
 
 DEFAULT_SETUP = {
@@ -834,7 +835,7 @@ class GameSession:
             and reading.board_found
             and reading.corners is not None
         ):
-            image = draw_grid(image, reading.corners, self._mismatch)
+            image = draw_grid(image, reading.corners, self._mismatch, reading.lens)
         return _jpeg(image, 85)
 
     def board_jpeg(self) -> bytes | None:
@@ -1038,23 +1039,38 @@ def parse_players(text: str) -> list[dict]:
     return players
 
 
-def draw_grid(image: np.ndarray, corners: np.ndarray, highlight: list[str] = ()) -> np.ndarray:
-    """The camera frame with the 10x10 grid drawn over the board (mismatched cells in red)."""
+def draw_grid(
+    image: np.ndarray, corners: np.ndarray, highlight: list[str] = (), lens: float = 0.0
+) -> np.ndarray:
+    """The camera frame with the 10x10 grid drawn over the board (mismatched cells in red),
+    its lines bent as the camera's ``lens`` bends them (``BoardReading.lens``)."""
     out = image.copy()
-    grid = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
-    h = cv2.getPerspectiveTransform(grid, np.float32(corners))
+    size = (image.shape[1], image.shape[0])
+    steps = np.linspace(0.0, 10.0, 21) if lens else np.float64([0.0, 10.0])
 
-    def to_image(points: list[tuple[float, float]]) -> np.ndarray:
-        pts = np.float32(points).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, h).reshape(-1, 2).round().astype(np.int32)
+    def to_image(points: np.ndarray) -> np.ndarray:
+        return grid_to_frame(np.float64(corners), lens, size, np.float64(points)).round()
 
     for k in range(11):
-        for line in (to_image([(k, 0), (k, 10)]), to_image([(0, k), (10, k)])):
-            cv2.line(out, tuple(line[0]), tuple(line[1]), (0, 255, 255), 1, cv2.LINE_AA)
+        for line in (
+            np.stack([np.full_like(steps, k), steps], axis=1),
+            np.stack([steps, np.full_like(steps, k)], axis=1),
+        ):
+            cv2.polylines(
+                out, [to_image(line).astype(np.int32)], False, (0, 255, 255), 1, cv2.LINE_AA
+            )
     for name in highlight:
         r, c = parse_cell(name)
-        quad = to_image([(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)])
-        cv2.polylines(out, [quad], True, (0, 0, 255), 3, cv2.LINE_AA)
+        side = np.linspace(0.0, 1.0, 6 if lens else 2)
+        outline = np.concatenate(
+            [
+                np.stack([c + side, np.full_like(side, r)], axis=1),
+                np.stack([np.full_like(side, c + 1), r + side], axis=1),
+                np.stack([c + 1 - side, np.full_like(side, r + 1)], axis=1),
+                np.stack([np.full_like(side, c), r + 1 - side], axis=1),
+            ]
+        )
+        cv2.polylines(out, [to_image(outline).astype(np.int32)], True, (0, 0, 255), 3, cv2.LINE_AA)
     return out
 
 

@@ -488,6 +488,23 @@ def test_the_camera_picture_shows_the_grid_and_the_cells_to_fix(table):
     assert decoded.shape == STILL_IMAGE.shape
 
 
+def test_the_grid_is_drawn_bent_as_the_cameras_lens_bends_it():
+    from companion.session import draw_grid
+    from companion.vision.lens import grid_to_frame
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    corners = np.float64([[120, 40], [520, 40], [520, 440], [120, 440]])  # the seen corners
+    barrel = -0.15  # a cheap webcam's barrel lens bows the board's edges outwards
+    bent = draw_grid(image, corners, ["E1"], lens=barrel)
+    straight = draw_grid(image, corners, ["E1"])
+    # the middle of the top edge lies off the straight line between the corners
+    x, y = grid_to_frame(corners, barrel, (640, 480), np.float64([[4.5, 0.0]]))[0].round()
+    assert abs(y - 40) >= 4
+    assert bent[int(y), int(x)].tolist() == [0, 0, 255]  # E1's top edge, bent, in red
+    assert straight[int(y), int(x)].tolist() == [0, 0, 0]
+    assert straight[40, int(x)].tolist() == [0, 0, 255]
+
+
 def test_a_restart_right_after_a_removal_still_spots_the_chip_put_back(tmp_path):
     path = tmp_path / "g.db"
     reader = ScriptedReader()
