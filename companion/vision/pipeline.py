@@ -377,6 +377,13 @@ class BoardReader:
                     trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0, lens))
                 continue
             first_ok = first_ok or i == 0
+            if _moved_copy(source) and _unreadable_edge(reading):
+                # a grid moved from the located one (by a cell, or by the chips' offset) that
+                # leaves a whole edge line unreadable has taken in table or margin there: a
+                # located grid with the wrong pitch (motion blur smears the lines along one
+                # axis), where every moved copy reads the cells a cell off somewhere
+                self._trials.append((source, "edge unreadable"))
+                continue
             plausibility = self._last_plausibility - handicap
             self._trials.append((source, round(plausibility, 3), self._last_parts))
             # a grid a cell off whose ink matches better: the best reading is not clear
@@ -524,6 +531,7 @@ class BoardReader:
             cells=rows,
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
+            lens=float(self.lens),
         )
 
 
@@ -561,6 +569,12 @@ def _unreadable_edge(reading: BoardReading) -> bool:
     faintly, that line is most likely table or margin seen through a grid with the wrong pitch
     (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on the unknowns)."""
     return bool(margin_lines(np.array([list(row) for row in reading.cells]) == "?").any())
+
+
+def _moved_copy(source: str) -> bool:
+    """The trial is the located grid moved (by a whole cell, or by the chips' common
+    offset), not a grid the locator fitted."""
+    return "+shift(" in source or source.endswith("+moved")
 
 
 def _unknown_share(reading: BoardReading) -> float:

@@ -1,0 +1,71 @@
+"""Motion blur must never make the reader report a grid a cell off (every chip in the wrong
+cell): it may answer `?` or "no board", never a confident wrong cell.
+
+The two frames are scenes of a robustness sweep where a horizontal motion blur smeared the grid
+lines along one axis and the locator fitted a grid with the wrong pitch there (11 or 12 cells
+taken for 10); a copy of that grid moved by a cell, or by the chips' common offset, then read
+plausibly with a whole edge line unreadable (table taken in), a cell off elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.render import RenderSpec, render_frame
+from companion.vision import BoardReader
+from companion.vision.pipeline import _moved_copy
+
+SPECS = json.loads((Path(__file__).parent / "data" / "motion_blur_specs.json").read_text())
+
+
+def motion_blurred(image: np.ndarray, length: int) -> np.ndarray:
+    """The frame smeared horizontally over ``length`` pixels (a camera or board moving)."""
+    return cv2.filter2D(image, -1, np.ones((1, length)) / length)
+
+
+def confident_wrong(cells: list[str], truth_cells: list[str]) -> list[str]:
+    return [
+        f"{chr(65 + c)}{r + 1}:{want}->{got}"
+        for r, (row, want_row) in enumerate(zip(cells, truth_cells, strict=True))
+        for c, (got, want) in enumerate(zip(row, want_row, strict=True))
+        if got != want and got != "?"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "length"),
+    [("text_frame_0020", 9), ("mat_frame_0022", 9), ("mat_frame_0022", 7)],
+)
+def test_motion_blur_never_reads_a_grid_a_cell_off(name, length):
+    image, truth = render_frame(RenderSpec.from_json(SPECS[name]))
+    reader = BoardReader()
+    reading = reader.read(motion_blurred(image, length))
+    if reading.board_found:
+        assert reading.orientation == truth.orientation
+        assert confident_wrong(reading.cells, truth.cells) == [], reader.located_by
+
+
+def test_blurred_mat_is_still_read_from_its_own_outline():
+    # the moved copies of the mis-pitched grid are refused; the closer look finds the board
+    image, truth = render_frame(RenderSpec.from_json(SPECS["mat_frame_0022"]))
+    reader = BoardReader()
+    reading = reader.read(motion_blurred(image, 9))
+    assert reading.board_found
+    assert not _moved_copy(reader.located_by)
+    assert confident_wrong(reading.cells, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= 10
+    refused = [t for t in reader._trials if t[1] == "edge unreadable"]
+    assert refused and all(_moved_copy(t[0]) for t in refused)
+
+
+def test_moved_copy_names():
+    assert _moved_copy("cells+shift(-1,0)")
+    assert _moved_copy("outline+lens+shift(0,1)+moved")
+    assert _moved_copy("outline+moved")
+    assert not _moved_copy("outline")
+    assert not _moved_copy("outline+lens")
