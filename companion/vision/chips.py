@@ -310,32 +310,26 @@ def ring_palette(ring: np.ndarray) -> np.ndarray:
     return palette
 
 
-def ring_anomaly(
-    ring: np.ndarray, palette: np.ndarray, chip_ring: np.ndarray | None = None
-) -> np.ndarray:
-    """Per cell, the fraction of its border ring in colours the board's rings do not show.
-
-    Every cell's border shows the same few colours (the gap, the card's edge, a printed line),
-    the ``palette`` from :func:`ring_palette`. An arm, a hand or a sleeve crossing a cell brings
-    other colours onto most of its ring, an off-centre chip onto a small part. Comparing with a
-    palette rather than pixel by pixel tolerates a grid that is off by a pixel or two, and
-    dividing each cell by its own white tolerates uneven light. Pixels of chip colours
-    (``chip_ring``, 100 x ring bool) are left out: the cell's own chip may overlap its border.
-    """
-    # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
-    # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
-    return ring_anomalies(ring, palette, chip_ring)[0]
-
-
 def ring_anomalies(
     ring: np.ndarray,
     palette: np.ndarray,
     chip_ring: np.ndarray | None = None,
     outer: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """:func:`ring_anomaly`, and (given ``outer``, 100 x ring bool: the sides of the edge
-    cells that face the board's margin) the same without those sides: a grid line a little
-    off along the board's edge brings the margin onto them, not a cover."""
+    """Per cell, the fraction of its border ring in colours the board's rings do not show;
+    and (given ``outer``, 100 x ring bool: the sides of the edge cells that face the board's
+    margin) the same without those sides, else None.
+
+    Every cell's border shows the same few colours (the gap, the card's edge, a printed line),
+    the ``palette`` from :func:`ring_palette`. An arm, a hand or a sleeve crossing a cell brings
+    other colours onto most of its ring, an off-centre chip onto a small part, and a grid line a
+    little off along the board's edge the margin onto the edge cells' outer sides. Comparing
+    with a palette rather than pixel by pixel tolerates a grid that is off by a pixel or two,
+    and dividing each cell by its own white tolerates uneven light. Pixels of chip colours
+    (``chip_ring``, 100 x ring bool) are left out: the cell's own chip may overlap its border.
+    """
+    # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
+    # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
     flat = ring.reshape(-1, 1, 3)
     near = None
     for colour in palette.astype(np.float32):
@@ -1056,8 +1050,9 @@ def classify(
         )
         occluded = occluded | causes["washed_red"]
     if covers and feats.glare_added is not None:
-        # ... and where glare was taken off, a red "ink" spread over more of its cell than this
-        # board's own printing is a red chip whose glared half lost its colour
+        # ... and where glare was taken off, red "ink" spread over more of its cell than this
+        # board's own printing and than bold printing covers is a red chip whose glared half
+        # lost its colour
         faded_chip = (
             is_ink
             & (feats.glare_added >= GLARE_TAKEN)
