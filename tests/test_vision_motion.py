@@ -1,7 +1,7 @@
 """Motion blur must never make the reader report a grid a cell off (every chip in the wrong
 cell): it may answer `?` or "no board", never a confident wrong cell.
 
-The two frames are scenes of a robustness sweep where a horizontal motion blur smeared the grid
+The frames are scenes of a robustness sweep where a horizontal motion blur smeared the grid
 lines along one axis and the locator fitted a grid with the wrong pitch there (11 or 12 cells
 taken for 10); a copy of that grid moved by a cell, or by the chips' common offset, then read
 plausibly with a whole edge line unreadable (table taken in), a cell off elsewhere.
@@ -19,6 +19,7 @@ import pytest
 from companion.render import RenderSpec, render_frame
 from companion.vision import BoardReader
 from companion.vision.pipeline import _moved_copy
+from companion.vision.shear import AxisShear
 
 SPECS = json.loads((Path(__file__).parent / "data" / "motion_blur_specs.json").read_text())
 
@@ -48,6 +49,24 @@ def test_motion_blur_never_reads_a_grid_a_cell_off(name, length):
     if reading.board_found:
         assert reading.orientation == truth.orientation
         assert confident_wrong(reading.cells, truth.cells) == [], reader.located_by
+
+
+def test_a_long_blur_does_not_make_the_locator_take_twelve_cells_for_ten():
+    # 13 pixels of horizontal blur: the fitted outline's grid spanned 11.7 of the board's
+    # cells along the blurred axis and read plausibly, with every chip past the middle a cell
+    # off; its boundaries repeat 11.5 times across it, more than twice as clearly as 10 times
+    image, truth = render_frame(RenderSpec.from_json(SPECS["text_frame_0018"]))
+    reading = BoardReader().read(motion_blurred(image, 13))
+    assert reading.board_found
+    assert confident_wrong(reading.cells, truth.cells) == []
+
+
+def test_boundaries_repeating_eight_or_twelve_times_need_half_the_evidence():
+    # far off pitches: twice as clear as 10 cycles suffices; 9 or 11 still need three times
+    assert AxisShear(0.1, 0.1, 0.0, far_pitch=0.23).wrong_pitch
+    assert not AxisShear(0.1, 0.1, 0.0, far_pitch=0.18).wrong_pitch
+    assert not AxisShear(0.1, 0.1, 0.0, off_pitch=0.23).wrong_pitch
+    assert not AxisShear(0.05, 0.05, 0.0, far_pitch=0.12).wrong_pitch  # too faint to tell
 
 
 def test_blurred_mat_is_still_read_from_its_own_outline():

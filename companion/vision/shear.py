@@ -36,6 +36,11 @@ SHEARED_MIN = 0.5  # ... at a shear of at least this many cells between the end 
 OFF_PITCHES = (9.0, 11.0)  # boundaries of 9 or 11 cells repeating across a grid of 10
 OFF_PITCH_LEVEL = 0.15  # a grid with the wrong pitch: its boundaries repeat at least this clearly
 OFF_PITCH_RATIO = 3.0  # ... and this many times as clearly at 9 or 11 cycles as at 10
+# boundaries of 8-8.5 or 11.5-12.5 cells across a grid of 10 (motion blur smears the lines along
+# one axis, and the fit can take 12 cells for 10 there): a lens bends a right grid's outer
+# cells by far less, so these need only be this many times as clear as 10 cycles
+FAR_PITCHES = (8.0, 8.5, 11.5, 12.0, 12.5)
+FAR_PITCH_RATIO = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +50,14 @@ class AxisShear:
     (``straight``) and at the best shear (``best`` at ``shear`` cells between end bands).
     At that shear the boundaries lie at ``offset`` + k cells from the grid's lines in the
     middle of the grid (known up to whole cells). ``off_pitch``: the same level at 9 or 11
-    cycles across the grid instead of 10, at any shear."""
+    cycles across the grid instead of 10, at any shear; ``far_pitch``: at ``FAR_PITCHES``."""
 
     straight: float
     best: float
     shear: float
     offset: float = 0.0
     off_pitch: float = 0.0
+    far_pitch: float = 0.0
 
     @property
     def sheared(self) -> bool:
@@ -65,8 +71,11 @@ class AxisShear:
     def wrong_pitch(self) -> bool:
         """The board's boundaries repeat 9 or 11 times across the grid, far more clearly than
         10 times: a grid spanning 11 of the board's cells, or 9 (a strong barrel lens bends a
-        right grid's outer cells to about half this ratio)."""
-        return self.off_pitch >= OFF_PITCH_LEVEL and self.off_pitch >= OFF_PITCH_RATIO * self.best
+        right grid's outer cells to about half this ratio); or 8 or 12 times (the lines along
+        one axis smeared by motion blur), twice as clearly as 10 times."""
+        near = self.off_pitch >= OFF_PITCH_LEVEL and self.off_pitch >= OFF_PITCH_RATIO * self.best
+        far = self.far_pitch >= OFF_PITCH_LEVEL and self.far_pitch >= FAR_PITCH_RATIO * self.best
+        return near or far
 
 
 def straightened_grey(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -113,23 +122,39 @@ def _turns() -> np.ndarray:
     return np.exp(2j * np.pi * np.outer(SHEARS, np.arange(10) - 4.5) / 10)
 
 
-def axis_shear(coefficients: np.ndarray, off_pitch: tuple[np.ndarray, ...] = ()) -> AxisShear:
+def axis_shear(
+    coefficients: np.ndarray,
+    off_pitch: tuple[np.ndarray, ...] = (),
+    far_pitch: tuple[np.ndarray, ...] = (),
+) -> AxisShear:
     """:class:`AxisShear` of one axis from its 10 band coefficients (and those at the
-    ``OFF_PITCHES``, if given)."""
-    other = max((float(np.abs(_turns() @ c).max()) / 10 for c in off_pitch), default=0.0)
+    ``OFF_PITCHES`` and ``FAR_PITCHES``, if given)."""
+    other = _pitch_level(off_pitch)
+    far = _pitch_level(far_pitch)
     sums = _turns() @ coefficients
     level = np.abs(sums) / 10
     zero = int(np.argmin(np.abs(SHEARS)))
     best = int(np.argmax(level))
     # a band whose boundaries lie d cells past the grid's lines has the phase -2 pi d
     offset = -float(np.angle(sums[best])) / (2 * np.pi)
-    return AxisShear(float(level[zero]), float(level[best]), float(SHEARS[best]), offset, other)
+    return AxisShear(
+        float(level[zero]), float(level[best]), float(SHEARS[best]), offset, other, far
+    )
+
+
+def _pitch_level(coefficients: tuple[np.ndarray, ...]) -> float:
+    """The clearest level, at any shear, of the band coefficients at other pitches."""
+    return max((float(np.abs(_turns() @ c).max()) / 10 for c in coefficients), default=0.0)
 
 
 def grid_shear(grey: np.ndarray, quad: np.ndarray) -> tuple[AxisShear, AxisShear]:
     """(column lines, row lines) shear and pitch evidence of a located grid in a grey frame."""
     return tuple(
-        axis_shear(_coefficients(p, 10.0), tuple(_coefficients(p, c) for c in OFF_PITCHES))
+        axis_shear(
+            _coefficients(p, 10.0),
+            tuple(_coefficients(p, c) for c in OFF_PITCHES),
+            tuple(_coefficients(p, c) for c in FAR_PITCHES),
+        )
         for p in band_profiles(straightened_grey(grey, quad))
     )
 
