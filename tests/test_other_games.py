@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -52,10 +51,7 @@ def test_a_small_hundred_chart_strewn_with_counters_is_no_board():
     # red and black numbers matching the classic layout's ink fairly well, counters on two of
     # its corner cells (nobody plays on a Sequence board's free corners)
     values = json.loads((Path(__file__).parent / "data" / "hundred_chart_spec.json").read_text())
-    fields = {f.name for f in dataclasses.fields(RenderSpec)}
-    spec = RenderSpec(
-        **{k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in fields}
-    )
+    spec = RenderSpec.from_json(values)
     frame, truth = render_frame(spec)
     assert truth.board_found is False
     assert BoardReader().read(frame).cells is None

@@ -1049,17 +1049,16 @@ def classify(
             & (raw_best >= WASHED_RING_RED)
         )
         occluded = occluded | causes["washed_red"]
-    if covers and feats.glare_added is not None:
-        # ... and where glare was taken off, red "ink" spread over more of its cell than this
-        # board's own printing and than bold printing covers is a red chip whose glared half
-        # lost its colour
-        faded_chip = (
-            is_ink
-            & (feats.glare_added >= GLARE_TAKEN)
-            & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
-        )
-        causes["washed_red"] = causes.get("washed_red", False) | faded_chip
-        occluded = occluded | faded_chip
+    if covers:
+        # red "ink" spread over more of its cell than this board's own printing and than bold
+        # printing covers is part of a red chip: one whose glared half lost its colour where
+        # glare was taken off, or one half under the fingers of a hand (skin on the cell)
+        hidden_part = feats.skin >= HAND_SKIN
+        if feats.glare_added is not None:
+            hidden_part = hidden_part | (feats.glare_added >= GLARE_TAKEN)
+        part_chip = is_ink & hidden_part & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
+        causes["part_chip"] = part_chip
+        occluded = occluded | part_chip
     causes["undecided"] = ~(is_chip | is_empty | is_ink)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
