@@ -122,18 +122,20 @@ def test_a_single_clipped_pixel_under_the_veil_is_handled():
     assert out.shape == seen.shape and out[110, 121].min() > 150
 
 
-def _spec(seed, glare_strength):
-    spec = random_spec(np.random.default_rng(seed), art="text", hand=False)
+def _spec(seed, glare_strength, art="text", size=(640, 480), **changes):
+    """A rendered board under one glare spot of ``glare_strength``, no lens, no blur."""
+    spec = random_spec(np.random.default_rng(seed), art=art, hand=False)
     return dataclasses.replace(
         spec,
         glare=glare_strength,
         glare_spots=1,
-        size=(640, 480),
+        size=size,
         lens_k1=0.0,
         lens_k2=0.0,
         board_fraction=0.8,
         blur=0.0,
         tilt_deg=min(spec.tilt_deg, 20.0),
+        **changes,
     )
 
 
@@ -160,27 +162,11 @@ def test_the_same_board_without_glare_has_no_veil_and_reads_exactly(seed):
     assert glare.estimate_veil(warp_grid(image, reader.quad)) is None
 
 
-def _strong_spec(seed, art):
-    spec = random_spec(np.random.default_rng(seed), art=art, hand=False)
-    return dataclasses.replace(
-        spec,
-        glare=0.9,
-        glare_spots=1,
-        size=(800, 600),
-        lens_k1=0.0,
-        lens_k2=0.0,
-        board_fraction=0.8,
-        blur=0.0,
-        tilt_deg=min(spec.tilt_deg, 20.0),
-        board_cards=0,
-    )
-
-
 # dev seeds whose strong glare spot, once taken off, leaves cell borders that look foreign
 # or lines clipped white (read `?` before the light taken off counted as the veil's sign)
 @pytest.mark.parametrize("art, seed", [("mat", 7613108), ("mat", 7613109), ("cards", 7613106)])
 def test_cells_under_a_strong_glare_spot_taken_off_are_read(art, seed):
-    image, truth = render_frame(_strong_spec(seed, art))
+    image, truth = render_frame(_spec(seed, 0.9, art, (800, 600), board_cards=0))
     assert not np.asarray(truth.occluded).any()  # the spot hides no cell
     assert BoardReader().read(image).cells == list(truth.cells)
 
