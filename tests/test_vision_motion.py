@@ -24,9 +24,11 @@ from companion.vision.shear import AxisShear
 SPECS = json.loads((Path(__file__).parent / "data" / "motion_blur_specs.json").read_text())
 
 
-def motion_blurred(image: np.ndarray, length: int) -> np.ndarray:
-    """The frame smeared horizontally over ``length`` pixels (a camera or board moving)."""
-    return cv2.filter2D(image, -1, np.ones((1, length)) / length)
+def motion_blurred(image: np.ndarray, length: int, diagonal: bool = False) -> np.ndarray:
+    """The frame smeared over ``length`` pixels (a camera or board moving), horizontally or
+    along the rising diagonal."""
+    kernel = np.fliplr(np.eye(length)) if diagonal else np.ones((1, length))
+    return cv2.filter2D(image, -1, kernel / length)
 
 
 def confident_wrong(cells: list[str], truth_cells: list[str]) -> list[str]:
@@ -59,6 +61,20 @@ def test_a_long_blur_does_not_make_the_locator_take_twelve_cells_for_ten():
     reading = BoardReader().read(motion_blurred(image, 13))
     assert reading.board_found
     assert confident_wrong(reading.cells, truth.cells) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "length", "diagonal"), [("text_frame_0002", 9, True), ("text_frame_0024", 13, False)]
+)
+def test_a_grid_with_chips_on_two_free_corners_is_not_reported(name, length, diagonal):
+    # the blur made the fit take a grid with the wrong pitch (8 cells for 10, or half the
+    # board); it read plausibly, but two of its "free corners" held chips: nobody plays there
+    image, truth = render_frame(RenderSpec.from_json(SPECS[name]))
+    reader = BoardReader()
+    reading = reader.read(motion_blurred(image, length, diagonal))
+    if reading.board_found:
+        assert confident_wrong(reading.cells, truth.cells) == []
+    assert any(t[1] == "chips on free corners" for t in reader._trials)
 
 
 def test_boundaries_repeating_eight_or_twelve_times_need_half_the_evidence():

@@ -58,6 +58,7 @@ VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
+CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
 
 
 def warp_grid(
@@ -383,6 +384,11 @@ class BoardReader:
                 # located grid with the wrong pitch (motion blur smears the lines along one
                 # axis), where every moved copy reads the cells a cell off somewhere
                 self._trials.append((source, "edge unreadable"))
+                continue
+            if self._last_parts[6] >= CORNER_CHIPS_MAX:
+                # two or more free corners read as chips (not the four alike of an emblem):
+                # nobody plays there, so two of the grid's "corners" are ordinary cells
+                self._trials.append((source, "chips on free corners"))
                 continue
             plausibility = self._last_plausibility - handicap
             self._trials.append((source, round(plausibility, 3), self._last_parts))
