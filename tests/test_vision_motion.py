@@ -24,10 +24,14 @@ from companion.vision.shear import AxisShear
 SPECS = json.loads((Path(__file__).parent / "data" / "motion_blur_specs.json").read_text())
 
 
-def motion_blurred(image: np.ndarray, length: int, diagonal: bool = False) -> np.ndarray:
-    """The frame smeared over ``length`` pixels (a camera or board moving), horizontally or
-    along the rising diagonal."""
+def motion_blurred(
+    image: np.ndarray, length: int, diagonal: bool = False, vertical: bool = False
+) -> np.ndarray:
+    """The frame smeared over ``length`` pixels (a camera or board moving), horizontally,
+    vertically or along the rising diagonal."""
     kernel = np.fliplr(np.eye(length)) if diagonal else np.ones((1, length))
+    if vertical:
+        kernel = np.ones((length, 1))
     return cv2.filter2D(image, -1, kernel / length)
 
 
@@ -75,6 +79,15 @@ def test_a_grid_with_chips_on_two_free_corners_is_not_reported(name, length, dia
     if reading.board_found:
         assert confident_wrong(reading.cells, truth.cells) == []
     assert any(t[1] == "chips on free corners" for t in reader._trials)
+
+
+def test_blurred_emblems_on_free_corners_alike_do_not_refuse_the_board():
+    # vertical blur: the cards art's corner emblems read as chips on two corners, but the four
+    # corners look alike, so the right grid is still read
+    image, truth = render_frame(RenderSpec.from_json(SPECS["cards_frame_0002"]))
+    reading = BoardReader().read(motion_blurred(image, 9, vertical=True))
+    assert reading.board_found
+    assert confident_wrong(reading.cells, truth.cells) == []
 
 
 def test_boundaries_repeating_eight_or_twelve_times_need_half_the_evidence():

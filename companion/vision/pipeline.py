@@ -59,6 +59,7 @@ ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orien
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
+EMBLEM_LIKENESS = 0.3  # ... unless its four corners look at least this alike (corner_likeness)
 
 
 def warp_grid(
@@ -385,9 +386,10 @@ class BoardReader:
                 # axis), where every moved copy reads the cells a cell off somewhere
                 self._trials.append((source, "edge unreadable"))
                 continue
-            if self._last_parts[6] >= CORNER_CHIPS_MAX:
-                # two or more free corners read as chips (not the four alike of an emblem):
-                # nobody plays there, so two of the grid's "corners" are ordinary cells
+            if self._last_parts[6] >= CORNER_CHIPS_MAX and self._last_parts[4] < EMBLEM_LIKENESS:
+                # two or more free corners read as chips, and the four corners do not look
+                # alike (an emblem printed in a chip's colour, blurred, reads as a chip on some
+                # corners only): nobody plays there, so two of the "corners" are ordinary cells
                 self._trials.append((source, "chips on free corners"))
                 continue
             plausibility = self._last_plausibility - handicap
