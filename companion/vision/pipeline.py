@@ -413,15 +413,23 @@ class BoardReader:
             # found only on the closer look and its empty cells show no printing: glare or
             # haze over the board, where a washed-out chip would read as an empty cell
             best = None
-        if best is None or (
-            calibrated is None
-            and best[0] < PLAUSIBLE_MIN
-            and (
-                not (
-                    _clear_ink(best[4], corners=best[5] < STRONG_LINES)
-                    and best[4][0] >= top_match - 0.05
+        if (
+            best is None
+            or (
+                calibrated is None
+                and best[0] < PLAUSIBLE_MIN
+                and (
+                    not (
+                        _clear_ink(best[4], corners=best[5] < STRONG_LINES)
+                        and best[4][0] >= top_match - 0.05
+                    )
+                    or _unreadable_edge(best[1])
                 )
-                or _unreadable_edge(best[1])
+            )
+            or (
+                # a chip on a free corner and a whole edge line unreadable: a grid a cell off, its
+                # far edge line on table or margin and its near corners on cards holding chips
+                calibrated is None and best[4][6] > 0 and _unreadable_edge(best[1])
             )
         ):
             self.quad = None
