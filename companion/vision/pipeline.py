@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -60,6 +61,18 @@ INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at 
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
 EMBLEM_LIKENESS = 0.3  # ... unless its four corners look at least this alike (corner_likeness)
+
+
+class Judgement(NamedTuple):
+    """How a located grid's reading looks, the parts of its plausibility (``BoardReader``)."""
+
+    match: float  # the ink pattern's correlation with the classic layout, best orientation
+    margin: float  # ... over the next best orientation
+    unknown: float  # share of cells `?` (cover signs left out)
+    blank: float  # share of cells that show no printing, or lie on an edge line of margin
+    corners_alike: float = CLEAR_INK_CORNERS_MIN  # how much the free corners look alike
+    unprinted: float = 0.0  # share of the cells read empty that show no printing
+    corner_chips: int = 0  # free corners read as chips (``_corner_chips``)
 
 
 def warp_grid(
@@ -350,7 +363,11 @@ class BoardReader:
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
-            if trial is plain_trial and best is not None and best[4][2] < PLAIN_FALLBACK_UNKNOWN:
+            if (
+                trial is plain_trial
+                and best is not None
+                and best[4].unknown < PLAIN_FALLBACK_UNKNOWN
+            ):
                 # its lensed twin leaves too few cells unknown for it to read clearly more
                 if best[0] >= CONFIDENT_PLAUSIBILITY:
                     break
@@ -386,7 +403,8 @@ class BoardReader:
                 # axis), where every moved copy reads the cells a cell off somewhere
                 self._trials.append((source, "edge unreadable"))
                 continue
-            if self._last_parts[6] >= CORNER_CHIPS_MAX and self._last_parts[4] < EMBLEM_LIKENESS:
+            parts = self._last_parts
+            if parts.corner_chips >= CORNER_CHIPS_MAX and parts.corners_alike < EMBLEM_LIKENESS:
                 # two or more free corners read as chips, and the four corners do not look
                 # alike (an emblem printed in a chip's colour, blurred, reads as a chip on some
                 # corners only): nobody plays there, so two of the "corners" are ordinary cells
@@ -395,13 +413,13 @@ class BoardReader:
             plausibility = self._last_plausibility - handicap
             self._trials.append((source, round(plausibility, 3), self._last_parts))
             # a grid a cell off whose ink matches better: the best reading is not clear
-            top_match = max(top_match, self._last_parts[0])
+            top_match = max(top_match, self._last_parts.match)
             best_lens = best[2][0][1] if best is not None else 0.0
             if trial is plain_trial and best_lens != 0.0:
                 # against its own lensed grid, the plain grid wins only by reading clearly
                 # more cells (the plausibility's other parts, the corners' likeness above
                 # all, vary more between the two than the right grid's gain)
-                better = self._last_parts[2] < best[4][2] - PLAIN_FALLBACK_UNKNOWN
+                better = self._last_parts.unknown < best[4].unknown - PLAIN_FALLBACK_UNKNOWN
             else:
                 better = best is None or plausibility > best[0]
             if better:
@@ -409,7 +427,7 @@ class BoardReader:
                 best = (plausibility, reading, state, trial_notes, self._last_parts, lines)
             if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
-        if deep and best is not None and best[4][5] > WASHED_OUT_MAX:
+        if deep and best is not None and best[4].unprinted > WASHED_OUT_MAX:
             # found only on the closer look and its empty cells show no printing: glare or
             # haze over the board, where a washed-out chip would read as an empty cell
             best = None
@@ -421,7 +439,7 @@ class BoardReader:
                 and (
                     not (
                         _clear_ink(best[4], corners=best[5] < STRONG_LINES)
-                        and best[4][0] >= top_match - 0.05
+                        and best[4].match >= top_match - 0.05
                     )
                     or _unreadable_edge(best[1])
                 )
@@ -429,7 +447,7 @@ class BoardReader:
             or (
                 # a chip on a free corner and a whole edge line unreadable: a grid a cell off, its
                 # far edge line on table or margin and its near corners on cards holding chips
-                calibrated is None and best[4][6] > 0 and _unreadable_edge(best[1])
+                calibrated is None and best[4].corner_chips > 0 and _unreadable_edge(best[1])
             )
         ):
             self.quad = None
@@ -519,14 +537,14 @@ class BoardReader:
             # a whole edge row or column that shows no card (blank or unreadable) is margin too
             blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
             corners_alike = corner_likeness(grid)
-            self._last_parts = (
-                round(vote.scores[self.orientation], 3),
-                round(vote.margin, 3),
-                round(unknown, 3),
-                round(float(blank.mean()), 3),
-                round(corners_alike, 3),
-                round(_unprinted_share(plain, feats), 3),
-                _corner_chips(plain),
+            self._last_parts = Judgement(
+                match=round(vote.scores[self.orientation], 3),
+                margin=round(vote.margin, 3),
+                unknown=round(unknown, 3),
+                blank=round(float(blank.mean()), 3),
+                corners_alike=round(corners_alike, 3),
+                unprinted=round(_unprinted_share(plain, feats), 3),
+                corner_chips=_corner_chips(plain),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -624,15 +642,13 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
     are ordinary cards, while the ink of a shifted grid can still match fairly well); and no
     chip lies on a free corner (a hundred chart strewn with counters matches the ink fairly
     well too, but its corners are ordinary cells)."""
-    match, margin, unknown = parts[:3]
-    corners_alike = not corners or len(parts) < 5 or parts[4] >= CLEAR_INK_CORNERS_MIN
-    free_corners = len(parts) < 7 or parts[6] == 0
+    parts = Judgement(*parts)
     return (
-        match >= CLEAR_INK_MATCH
-        and margin >= CLEAR_INK_MARGIN
-        and unknown <= CLEAR_INK_UNKNOWN_MAX
-        and corners_alike
-        and free_corners
+        parts.match >= CLEAR_INK_MATCH
+        and parts.margin >= CLEAR_INK_MARGIN
+        and parts.unknown <= CLEAR_INK_UNKNOWN_MAX
+        and (not corners or parts.corners_alike >= CLEAR_INK_CORNERS_MIN)
+        and parts.corner_chips == 0
     )
 
 
