@@ -719,24 +719,13 @@ def test_a_white_card_lying_over_cells_is_a_cover_where_no_glare_was_found():
 
 
 def test_a_red_chip_half_under_a_loose_cards_patterned_back_is_unknown_not_empty():
-    from companion.commands.render import frame_spec
-    from companion.render import render_frame
+    from test_vision_support import cli_frame
+
     from companion.vision import BoardReader
 
     # dev frame 12 of seed 7612002: a card lies face down across C3, whose red chip shows
     # only a rim beside the card's red lattice (thin red, like printing)
-    spec = frame_spec(
-        7612002,
-        12,
-        art="cards",
-        hands=0.0,
-        no_board=0.0,
-        size=None,
-        max_tilt=40.0,
-        lens=0.6,
-        board_share=(0.3, 0.95),
-    )
-    image, truth = render_frame(spec)
+    image, truth = cli_frame(7612002, 12, "cards", board_share=(0.3, 0.95))
     assert truth.cells[2][2] == "R" and truth.occluded[2][2]
     reading = BoardReader().read(image)
     assert reading.cells[2][2] == "?"

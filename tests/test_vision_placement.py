@@ -3,8 +3,8 @@
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import cli_frame
 
-from companion.commands.render import frame_spec
 from companion.render import random_spec, render_frame
 from companion.vision import analyze_image
 from companion.vision.colour import ColourProfile
@@ -88,10 +88,7 @@ def misplaced_frame():
     # frame 35 of `companion render --seed 7400001 --art text` (1024x768, tilt 35 degrees,
     # lens distortion, wrinkles, glare): the locator places the grid's top edge about half a
     # cell off, which read 9 cells confidently wrong before this check
-    spec = frame_spec(
-        7400001, 35, art="text", hands=0.2, no_board=0.0, size=None, max_tilt=40.0, lens=0.6
-    )
-    return render_frame(spec)
+    return cli_frame(7400001, 35, "text", 0.2)
 
 
 def test_the_true_grid_passes_and_a_grid_half_a_cell_off_fails(misplaced_frame):

@@ -1,9 +1,8 @@
 """The second, closer look that runs only when the first finds no readable board."""
 
 import numpy as np
-from test_vision_support import confidently_wrong
+from test_vision_support import cli_frame, confidently_wrong
 
-from companion.commands.render import frame_spec
 from companion.render import random_spec, render_frame
 from companion.tracking.bench import _game_spec
 from companion.vision import analyze_image
@@ -14,8 +13,7 @@ from companion.vision.pipeline import _clear_ink
 def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors():
     # frame 63 of `companion render --seed 31337` (640x480, cards art, grid ~130 px wide):
     # no candidate passes the first look's grid threshold
-    spec = frame_spec(31337, 63, art="mixed", hands=0.2, no_board=0.1, size=None, max_tilt=40.0)
-    image, truth = render_frame(spec)
+    image, truth = cli_frame(31337, 63, "mixed", 0.2, no_board=0.1, lens=0.0)
     assert locate_candidates(image, limit=3) == []
     reading = analyze_image(image)
     assert reading.board_found
@@ -61,18 +59,7 @@ def test_a_hand_seen_close_up_over_a_board_corner_does_not_lose_the_board():
     # frame 1 of `companion render --seed 7600011 --art mixed --hands 1.0 --no-board 0`
     # (1280x720, cards art, grid 22 % of the frame): the hand over the board's corner is
     # wider than the usual opening disc; only a wider one cuts it off the board's outline
-    spec = frame_spec(
-        7600011,
-        1,
-        art="mixed",
-        hands=1.0,
-        no_board=0.0,
-        size=None,
-        max_tilt=40.0,
-        lens=0.6,
-        other_games=0.5,
-    )
-    image, truth = render_frame(spec)
+    image, truth = cli_frame(7600011, 1, "mixed", 1.0, other_games=0.5)
     assert truth.occluded[:2, 5:].sum() >= 5  # the hand lies by the J1 corner
     reading = analyze_image(image)
     assert reading.board_found and reading.orientation == truth.orientation
@@ -103,18 +90,7 @@ def test_a_board_covered_with_chips_is_found_by_its_cards_broken_around_the_chip
 def _in_range_cards_frame(seed: int, index: int, hands: float):
     """Frame ``index`` of `companion render --seed SEED --art cards --hands H --board-share
     0.3-0.95` (the vision issue's range), with its truth."""
-    spec = frame_spec(
-        seed,
-        index,
-        art="cards",
-        hands=hands,
-        no_board=0.0,
-        size=None,
-        max_tilt=40.0,
-        lens=0.6,
-        board_share=(0.3, 0.95),
-    )
-    return render_frame(spec)
+    return cli_frame(seed, index, "cards", hands, board_share=(0.3, 0.95))
 
 
 def _read_right_within_a_third_of_a_cell(image, truth) -> None:

@@ -3,9 +3,8 @@
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import cli_frame
 
-from companion.commands.render import frame_spec
-from companion.render import render_frame
 from companion.vision.geometry import corner_error, quad_at, screen_quad
 from companion.vision.locate import downscale, grid_along_boundaries
 from companion.vision.shear import AxisShear, axis_shear, grid_shear, unsheared_quad
@@ -14,17 +13,9 @@ from companion.vision.shear import AxisShear, axis_shear, grid_shear, unsheared_
 @pytest.fixture(scope="module")
 def board_frame():
     # a busy cards board filling most of a 640x480 frame (dev seed 7650101, frame 3)
-    spec = frame_spec(
-        7650101,
-        3,
-        art="cards",
-        hands=0.0,
-        no_board=0.0,
-        size=(640, 480),
-        max_tilt=30.0,
-        board_share=(0.5, 0.8),
+    image, truth = cli_frame(
+        7650101, 3, "cards", size=(640, 480), max_tilt=30.0, lens=0.0, board_share=(0.5, 0.8)
     )
-    image, truth = render_frame(spec)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     return image, grey, screen_quad(np.asarray(truth.corners), truth.orientation)
 

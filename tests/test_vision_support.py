@@ -16,6 +16,17 @@ from companion.vision.layout import CLASSIC_INK
 CHIP_BGR = {"B": (170, 70, 20), "G": (60, 140, 30), "R": (40, 30, 200)}
 
 
+def cli_frame(seed: int, index: int, art: str, hands: float = 0.0, **options):
+    """Frame ``index`` of `companion render --seed SEED --art ART --hands HANDS --no-board 0`
+    with its truth: the command's defaults (any size, tilt up to 40 degrees, a lens on 60 % of
+    the cameras), ``options`` (``frame_spec``'s keywords) overriding them."""
+    from companion.commands.render import frame_spec
+    from companion.render import render_frame
+
+    values = {"no_board": 0.0, "size": None, "max_tilt": 40.0, "lens": 0.6, **options}
+    return render_frame(frame_spec(seed, index, art=art, hands=hands, **values))
+
+
 def close_board_spec(art: str, seed: int, lens_k1: float = 0.0):
     """A rendered board filling most of an 800x600 frame, tilted 15 degrees, without glare
     or loose cards, seen through a radial lens ``lens_k1`` (0: none)."""
