@@ -8,15 +8,15 @@ from test_vision_support import close_board_spec
 
 from companion.render import render_frame
 from companion.vision import locate
-from companion.vision.grid import AxisFit, _cell_means, row_medians, settle_shift
+from companion.vision.grid import AxisFit, _cell_means, settle_shift
 from companion.vision.locate import (
     GridFit,
     LocatedGrids,
     component_stats,
     fit_grid_in_quad,
-    grey_median,
 )
-from companion.vision.pipeline import _enumerate_then, percentile_u8
+from companion.vision.pipeline import _enumerate_then
+from companion.vision.stats import grey_median, percentile_u8, row_medians
 
 
 @pytest.mark.parametrize("width", [1, 2, 93, 104])

@@ -31,6 +31,7 @@ from companion.vision.colour import (
     tinted_mask,
 )
 from companion.vision.glare import Veil, estimate_veil, remove_veil
+from companion.vision.stats import percentile_u8
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -551,7 +552,7 @@ def sensor_noise(hsv: np.ndarray) -> float:
     scaled, over pixels whose whole 5x5 neighbourhood is bright and unsaturated (no printing,
     no edge nearby); 0.0 where too little such white shows."""
     v, sat = hsv[..., 2], hsv[..., 1]
-    level = 0.8 * float(np.percentile(v, 95))
+    level = 0.8 * percentile_u8(v, 95)
     white = cv2.erode(((v > level) & (sat < 70)).astype(np.uint8), _FLAT) > 0
     if np.count_nonzero(white) < 300:
         return 0.0

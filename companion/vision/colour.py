@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.stats import percentile_u8
+
 CHIP_SYMBOLS = ("B", "G", "R")
 
 
@@ -107,12 +109,6 @@ def flatten_light(bgr: np.ndarray, whites: np.ndarray, gains: np.ndarray | None 
     return cv2.multiply(bgr, gains, dtype=cv2.CV_8U)
 
 
-def _percentile_u8(img: np.ndarray, q: float) -> float:
-    hist = cv2.calcHist([img], [0], None, [256], [0, 256]).ravel()
-    cdf = np.cumsum(hist)
-    return float(np.searchsorted(cdf, cdf[-1] * q / 100.0))
-
-
 CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg")  # bit k of a colour code: CLASSES[k]
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
 
@@ -199,5 +195,5 @@ def dark_level(hsv: np.ndarray) -> int:
     1st percentile of brightness): a third of the way from it to the white, never below
     ``DARK_MAX``.
     """
-    black = _percentile_u8(hsv[..., 2], 1)
+    black = percentile_u8(hsv[..., 2], 1)
     return int(max(DARK_MAX, black + DARK_SHARE * (WHITE_LEVEL - black)))

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.stats import row_medians
+
 LINES = 11  # boundaries of 10 cells
 
 
@@ -58,18 +60,6 @@ def row_profile(grey: np.ndarray) -> np.ndarray:
     py = np.zeros(g.shape[0], np.float32)
     py[1:] = row_medians(gy)
     return py
-
-
-def row_medians(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=1)`` of a 2-D array, the same numbers, by one sort of each
-    row: several times faster than ``np.median``'s partition on the short rows of a profile
-    (a few hundred values), which counts on every frame located from scratch."""
-    n = values.shape[1]
-    k = n // 2
-    ordered = np.sort(values, axis=1)
-    if n % 2:
-        return ordered[:, k]
-    return (ordered[:, k - 1] + ordered[:, k]) / values.dtype.type(2)
 
 
 def fit_axis(
@@ -375,12 +365,3 @@ def border_mismatch(grey: np.ndarray, fx: AxisFit, fy: AxisFit) -> np.ndarray:
     template = np.median(ring, axis=0)
     contrast = float(np.abs(template - np.median(template)).mean()) + 8.0
     return (np.abs(ring - template[None]).mean(axis=1) / contrast).reshape(10, 10)
-
-
-def median(values: np.ndarray) -> float:
-    """np.median of a 1-D array by one partial sort (a tenth of np.median's cost on the short
-    arrays measured here, which counts on the fast path of every frame)."""
-    n = len(values)
-    k = n // 2
-    part = np.partition(values, [k - 1, k] if n % 2 == 0 else k)
-    return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)

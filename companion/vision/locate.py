@@ -35,13 +35,13 @@ from companion.vision.grid import (
     framed_fit,
     gradient_integral,
     gradient_profiles,
-    median,
     row_profile,
     settle_shift,
 )
 from companion.vision.lens import fit_lens, grid_to_frame, warp_lensed
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
+from companion.vision.stats import grey_median, median
 
 WORK_SIDE = 640  # locate on a copy whose long side is at most this
 WARP_SIDE = 256  # candidate quads are straightened to this square (plus padding) at most
@@ -153,16 +153,6 @@ def edge_maps(grey: np.ndarray, strengths: tuple[float, ...]) -> list[np.ndarray
         edges = cv2.Canny(blur, 0.5 * med * 0.66, max(30.0 * strength, 1.33 * med * 0.66))
         maps.append(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     return maps
-
-
-def grey_median(grey: np.ndarray) -> float:
-    """``np.median`` of an 8-bit image, the same number, from its histogram (a tenth of the
-    cost of sorting a frame's pixels)."""
-    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().astype(np.int64)
-    cum = np.cumsum(hist)
-    n, k = grey.size, grey.size // 2
-    upper = int(np.searchsorted(cum, k + 1))  # the k-th smallest (from 0)
-    return float(upper) if n % 2 else (int(np.searchsorted(cum, k)) + upper) / 2
 
 
 def outline_candidates(grey: np.ndarray, edges: np.ndarray | None = None) -> list[np.ndarray]:

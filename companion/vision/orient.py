@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.geometry import ORIENTATIONS
-from companion.vision.grid import median
 from companion.vision.layout import CLASSIC_INK, ink_sign
+from companion.vision.stats import median
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,12 +24,13 @@ from companion.vision.geometry import (
     to_canonical_grid,
 )
 from companion.vision.glare import estimate_veil
-from companion.vision.grid import LINES, median
+from companion.vision.grid import LINES
 from companion.vision.lens import shifted, warp_lensed
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
+from companion.vision.stats import median, percentile_u8
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
@@ -713,21 +714,6 @@ def corner_likeness(grid_bgr: np.ndarray) -> float:
     inner = np.mean([np.abs(a - b).mean() for i, a in enumerate(corners) for b in corners[i + 1 :]])
     across = np.mean([np.abs(a - b).mean() for a in corners for b in near])
     return float((across - inner) / (across + inner + 1e-6))
-
-
-def percentile_u8(image: np.ndarray, q: float) -> float:
-    """``np.percentile(image, q)`` of an 8-bit image, the same number: from its histogram
-    when the values around that rank are all one (nearly always in a picture, and the
-    interpolation then cannot change it), else by ``np.percentile`` itself (which sorts the
-    pixels, a tenth of a frame's reading time)."""
-    flat = np.ascontiguousarray(image).reshape(-1, 1)
-    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().astype(np.int64))
-    rank = int(q / 100 * (len(flat) - 1))  # numpy's rank, give or take one
-    # the values at ranks rank - 1 ... rank + 2 (0 = the smallest)
-    low, high = np.searchsorted(cum, [max(rank - 1, 0) + 1, min(rank + 2, len(flat) - 1) + 1])
-    if low == high:
-        return float(low)
-    return float(np.percentile(image, q))
 
 
 def analyze_image(bgr: np.ndarray, calibration=None) -> BoardReading:
