@@ -112,6 +112,9 @@ class CellFeatures:
     # the light glare added on each cell, already taken off (``glare.estimate_veil``; zeros
     # where none was found); None: not measured
     glare_added: np.ndarray | None = None
+    # cells glare lifted where the board's light was too close to clipping to measure how much
+    # (nothing taken off; ``glare.unmeasured_glare``); None: no glare found
+    glare_unmeasured: np.ndarray | None = None
     # share of each cell's border ring clipped white in the picture (measured only where glare
     # was found)
     ring_clipped: np.ndarray | None = None
@@ -367,6 +370,9 @@ VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide
 GLARE_TAKEN = 8.0  # grey levels of glare taken off a cell: its faded signs were the glare's
 GLARED_PRINT = 0.6  # with glare taken off, a cell clipped this much still shows its printing ...
 GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of it than this
+GLARED_ALL = 0.85  # ... or clipped up to this much, with no pale tint as broad as a chip's disc
+GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
+GLARED_DISC = 0.02  # (printed red turns pink under glare too, in strokes a chip's core erodes)
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
@@ -695,6 +701,7 @@ def measure(
         chip_mask=any_chip,
         pale_bg=blob["pale_bg"],
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
+        glare_unmeasured=None if veil is None else veil.unmeasured,
     )
     if veil is not None:
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
@@ -715,12 +722,22 @@ def measure(
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
         feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
-    if (feats.edges_missing >= EDGES_GONE).any() or (feats.ring > RING_MAX)[~CORNERS].any():
+    if (
+        (feats.edges_missing >= EDGES_GONE).any()
+        or (feats.ring > RING_MAX)[~CORNERS].any()
+        or (veil is not None and veil.unmeasured.any())
+    ):
         # only a board with covered-looking cells pays for the look at a veil of glare
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
-        if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+        if feats.veil_tint is None or (veil is not None and feats.tinted_disc is None):
+            tinted = tinted_mask(hsv, profile)
+            if feats.veil_tint is None:
+                feats.veil_tint = _per_cell(cv2.erode(tinted, ERODE), shape)
+            if veil is not None and feats.tinted_disc is None:
+                # under glare: a washed-out chip's tint is a disc, printed ink's (red ink
+                # turns pink too) only strokes
+                feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
     return feats
 
 
@@ -827,17 +844,26 @@ def classify(
         if feats.glare_added is not None:
             # only where glare was found: a white card lying over a cell lifts its darkest
             # level too, and it hides the boundaries for real
-            veiled &= feats.glare_added > 0
+            # (glare on a board lit close to clipping is found, though not measured: the cell
+            # then still shows it by its lifted darkest level)
+            unmeasured = feats.glare_unmeasured
+            if unmeasured is None:
+                unmeasured = np.zeros_like(veiled)
+            # glare added the same light to a chip as to the card: where the card's printing
+            # still shows its colours, a chip would show its own, or a pale disc of its tint
+            disc = feats.tinted_disc if feats.tinted_disc is not None else feats.veil_tint
+            veiled &= (feats.glare_added > 0) | unmeasured
             # glare taken off the picture no longer lifts the darkest level: the light taken
             # off says it instead. A cell partly clipped still shows a washed-out chip as a
             # broad pale tint; with none and its printing showing, it holds none
             taken = (
-                (feats.glare_added >= GLARE_TAKEN)
+                ((feats.glare_added >= GLARE_TAKEN) | unmeasured)
                 & showing
                 & (
                     is_chip
                     | clear
                     | (printed & (feats.glare < GLARED_PRINT) & (feats.veil_tint < GLARED_TINT))
+                    | (printed & (feats.glare < GLARED_ALL) & (disc < GLARED_DISC))
                 )
             )
             # ... a strange border then is the glare's, and so are boundaries gone where the
@@ -956,6 +982,10 @@ def classify(
         faded = (broad < PALE_BLOB_MAX) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
+    if covers and feats.black is not None and feats.glare_unmeasured is not None:
+        # glare that could not be taken off lifts black printing to a grey that no dark class
+        # holds, though still far darker than the card: it shows (a plain card stays blank)
+        blank &= ~(feats.glare_unmeasured & (feats.black < GLARED_INK))
     pale = np.zeros_like(blank)
     if covers and feats.tinted_blob is not None:
         # a pale hand: skin spread broadly over a cell that shows none of its printing (the
@@ -1002,6 +1032,12 @@ def classify(
             # colour by colour: a navy board's gaps read blue, yet red over its border stands out
             for ring_s in feats.ring_colour.values():
                 chip_border = np.maximum(chip_border, ring_s - float(_middle(ring_s.ravel(), 0)))
+        # beside glare alone, a cell the glare explains has been judged under it already: a
+        # chip there off-centre, or red printing there, is no chip washed out
+        cover = occluded.copy()
+        cover[CORNERS] = False
+        near_cover = cv2.dilate(cover.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        explained = border_veiled & ~near_cover
         causes["next_to_cover"] = (
             near
             & ~occluded
@@ -1011,10 +1047,10 @@ def classify(
                 | (~veiled & edge_sign)
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
-                | (chip_border > 0.2)
+                | ((chip_border > 0.2) & ~explained)
                 | pale
                 | (~is_chip & (raw_bg > NEAR_RAW_BG))
-                | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
+                | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )
         occluded = occluded | causes["next_to_cover"]
@@ -1057,6 +1093,8 @@ def classify(
         hidden_part = feats.skin >= HAND_SKIN
         if feats.glare_added is not None:
             hidden_part = hidden_part | (feats.glare_added >= GLARE_TAKEN)
+        if feats.glare_unmeasured is not None:
+            hidden_part = hidden_part | feats.glare_unmeasured
         part_chip = is_ink & hidden_part & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
         causes["part_chip"] = part_chip
         occluded = occluded | part_chip
@@ -1064,6 +1102,8 @@ def classify(
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
         why.update(causes)
+        # not reasons themselves: what explained faded signs away (underscored), for diagnosis
+        why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing
     return symbols, conf

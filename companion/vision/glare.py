@@ -107,6 +107,9 @@ class Veil:
     added: np.ndarray
     light: np.ndarray
     white: np.ndarray  # the board white's colour (BGR float32, least channel 1)
+    # cells glare lifted where the board is lit so close to clipping that how much it added
+    # cannot be measured, nor taken off (10x10 bool): the signs it fades are still its doing
+    unmeasured: np.ndarray = field(default_factory=lambda: np.zeros((10, 10), bool))
     _fields: dict = field(default_factory=dict, repr=False, compare=False)
 
     def per_pixel(self, w: int, h: int) -> tuple:
@@ -167,10 +170,30 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
         borderType=cv2.BORDER_CONSTANT,
     )
     spots = strong & (beside >= SPOT_NEIGHBOURS)
-    if not spots.any():
-        return None
     added = np.where(cv2.dilate(spots, SPOT_REACH) > 0, added, 0.0).astype(np.float32)
-    return Veil(added=added, light=light, white=board_white(grid_bgr))
+    unmeasured = unmeasured_glare(lift_dark, white, light) & (added < VEIL_MIN)
+    if not spots.any() and not unmeasured.any():
+        return None
+    return Veil(added=added, light=light, white=board_white(grid_bgr), unmeasured=unmeasured)
+
+
+def unmeasured_glare(lift_dark: np.ndarray, white: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) where glare lifted the darkest level by ``VEIL_MIN`` or more over the
+    board's own, but the board's white is lit so close to clipping there (a bright lamp, an
+    over-exposed camera) that the white cannot rise by as much: the cell's white is clipped and
+    the added light cannot be measured. Glare is a spot: such a cell has ``SPOT_NEIGHBOURS``
+    of its 8 neighbours lifted by half as much (faint printing lifts a lone cell)."""
+    near_clipping = (white >= CLIPPED) & (light >= CLIPPED - VEIL_MIN)
+    lifted = (lift_dark >= VEIL_MIN) & near_clipping
+    if not lifted.any():
+        return lifted
+    beside = cv2.filter2D(
+        (lift_dark >= VEIL_MIN / 2).astype(np.float32),
+        -1,
+        AROUND.astype(np.float32),
+        borderType=cv2.BORDER_CONSTANT,
+    )
+    return lifted & (beside >= SPOT_NEIGHBOURS)
 
 
 def board_white(grid_bgr: np.ndarray) -> np.ndarray:
@@ -195,6 +218,8 @@ def remove_veil(grid_bgr: np.ndarray, veil: Veil) -> np.ndarray:
     white and a red chip, whose other channels are dark, stays red. A pixel clipped in every
     channel says nothing: it is painted as the board's white there without the glare (the
     caller keeps it flagged as clipped from the original)."""
+    if not veil.added.any():
+        return grid_bgr  # glare seen only where it could not be measured: nothing to take off
     h, w = grid_bgr.shape[:2]
     field3, box, reach, light = veil.per_pixel(w, h)
     out = cv2.subtract(grid_bgr, field3)
