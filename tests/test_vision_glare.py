@@ -191,3 +191,49 @@ def test_a_red_chip_half_under_fingers_is_never_read_as_empty():
     image, truth = render_frame(spec)
     assert truth.cells[2][9] == "R"
     assert BoardReader().read(image).cells[2][9] in ("R", "?")
+
+
+def test_glare_on_a_board_lit_close_to_clipping_is_found_though_not_measured():
+    # a bright lamp: the cards' white already clips, so glare cannot lift it any further and
+    # how much light it added cannot be measured; its lifted darkest level still shows it
+    bright = _board(white=(250, 252, 252))
+    glared = _add(bright, _spot((120, 110), 30.0, 120.0))
+    veil = glare.estimate_veil(glared)
+    assert veil is not None
+    assert not veil.added.any()  # nothing measured, so nothing taken off
+    assert veil.unmeasured[4:6, 4:6].all() and not veil.unmeasured[0, :].any()
+    assert glare.remove_veil(glared, veil) is glared
+
+
+def test_one_cell_with_faint_printing_on_a_bright_board_is_not_glare():
+    img = _board(white=(250, 252, 252))
+    cv2.rectangle(img, (5 * CW + 2, 4 * CH + 2), (6 * CW - 3, 5 * CH - 3), (250, 252, 252), -1)
+    cv2.circle(img, (5 * CW + 12, 4 * CH + 12), 2, (170, 170, 235), -1)  # a faint pip only
+    assert glare.estimate_veil(img) is None
+
+
+def test_unmeasured_glare_needs_a_lifted_spot_and_a_light_close_to_clipping():
+    lift = np.zeros((10, 10), np.float32)
+    lift[4:7, 4:7] = 30.0
+    lift[5, 5] = 80.0
+    white = np.full((10, 10), 252.0, np.float32)
+    near, far = np.full((10, 10), 240.0, np.float32), np.full((10, 10), 190.0, np.float32)
+    assert glare.unmeasured_glare(lift, white, near)[5, 5]
+    # a board lit well below clipping lets the glare lift the white: measured, not unmeasured
+    assert not glare.unmeasured_glare(lift, white, far).any()
+    lone = np.zeros((10, 10), np.float32)
+    lone[5, 5] = 80.0  # faint printing lifts one cell alone
+    assert not glare.unmeasured_glare(lone, white, near).any()
+
+
+# seen frames of a board lit close to clipping under a glare spot: boundaries faded and
+# borders clipped white (read `?` before), and black printing lifted to a grey that no dark
+# class holds (read as a blank cell, `?`, before)
+@pytest.mark.parametrize(
+    "name", ["bright_board_glare_spec.json", "bright_board_greyed_print_spec.json"]
+)
+def test_cells_under_glare_on_a_bright_board_are_read(name):
+    spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))
+    image, truth = render_frame(spec)
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)
