@@ -372,7 +372,7 @@ GLARED_PRINT = 0.6  # with glare taken off, a cell clipped this much still shows
 GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of it than this
 GLARED_ALL = 0.85  # ... or clipped up to this much, with no pale tint as broad as a chip's disc
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
-GLARED_DISC = 0.02  # (printed red turns pink under glare too, in strokes a chip's core erodes)
+GLARED_DISC = 0.1  # (printed red turns pink under glare too, in strokes a chip's core erodes)
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
