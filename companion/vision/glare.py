@@ -182,18 +182,18 @@ def unmeasured_glare(lift_dark: np.ndarray, white: np.ndarray, light: np.ndarray
     board's own, but the board's white is lit so close to clipping there (a bright lamp, an
     over-exposed camera) that the white cannot rise by as much: the cell's white is clipped and
     the added light cannot be measured. Glare is a spot: such a cell has ``SPOT_NEIGHBOURS``
-    of its 8 neighbours lifted by half as much (faint printing lifts a lone cell)."""
+    of its 8 neighbours lifted by half as much (faint printing lifts a lone cell); those
+    neighbours, clipped too, lie on the spot's shoulder and count with it."""
     near_clipping = (white >= CLIPPED) & (light >= CLIPPED - VEIL_MIN)
     lifted = (lift_dark >= VEIL_MIN) & near_clipping
     if not lifted.any():
         return lifted
+    shoulder = lift_dark >= VEIL_MIN / 2
     beside = cv2.filter2D(
-        (lift_dark >= VEIL_MIN / 2).astype(np.float32),
-        -1,
-        AROUND.astype(np.float32),
-        borderType=cv2.BORDER_CONSTANT,
+        shoulder.astype(np.float32), -1, AROUND.astype(np.float32), borderType=cv2.BORDER_CONSTANT
     )
-    return lifted & (beside >= SPOT_NEIGHBOURS)
+    core = (lifted & (beside >= SPOT_NEIGHBOURS)).astype(np.uint8)
+    return (core > 0) | ((cv2.dilate(core, AROUND) > 0) & shoulder & near_clipping)
 
 
 def board_white(grid_bgr: np.ndarray) -> np.ndarray:
