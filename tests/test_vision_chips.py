@@ -748,3 +748,20 @@ def test_the_margin_seen_along_the_boards_edge_is_no_cover_but_a_hand_there_is()
     hand[:14, 3 * CW : 6 * CW] = (90, 40, 120)
     covered, _ = _read(hand)
     assert (covered[0, 3:6] == "?").all()
+
+
+def test_red_chips_pale_in_part_are_read_by_their_disc():
+    # a seen frame: two red chips whose highlight turned much of their disc salmon keep too
+    # little of their red through the small erosion to be told from bold printing that way
+    # (they read `?`); a chip-sized core of red and of tint, which no printed symbol leaves,
+    # reads them
+    import json
+    from pathlib import Path
+
+    from companion.render import RenderSpec, render_frame
+    from companion.vision import BoardReader
+
+    values = json.loads((Path(__file__).parent / "data" / "pale_red_chips_spec.json").read_text())
+    image, truth = render_frame(RenderSpec.from_json(values))
+    assert truth.cells[0][4] == "R" and truth.cells[3][9] == "R"
+    assert BoardReader().read(image).cells == list(truth.cells)

@@ -48,6 +48,8 @@ SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc)
 REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
 RED_CORE_MIN = 0.26  # eroded red share no printed symbol keeps (bold ink < INK_ERODED_MAX) ...
 SOLIDITY_MIN_CORE = 0.35  # ... with this share of the cell's red surviving the erosion
+RED_DISC_MIN = 0.1  # ... or red keeping this much through an erosion by a chip's core
+TINT_DISC_MIN = 0.2  # ... inside a tinted disc this broad (seen: chips >= 0.2, ink <= 0.16)
 SOLIDITY_MIN_BG = 0.3  # ... of a blue or green one (no printed ink in those colours)
 WHITE_MIN = 0.6
 RING_CHIP_MAX = 0.75  # a chip never covers more of its cell's border than this
@@ -94,6 +96,9 @@ class CellFeatures:
     faint_print: np.ndarray | None = None  # thin strokes a little darker than the card (faded ink)
     tinted_blob: np.ndarray | None = None  # broad areas of any colour, however pale
     tinted_disc: np.ndarray | None = None  # ... as broad as a chip (no printed pip is)
+    # red left after the same erosion by a chip's core (no printed symbol keeps any); measured
+    # only where a red cell keeps too little of its red through the small erosion to be read
+    red_disc: np.ndarray | None = None
     # per chip colour, the fraction of the cell's border ring in that colour
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
@@ -738,6 +743,14 @@ def measure(
                 # under glare: a washed-out chip's tint is a disc, printed ink's (red ink
                 # turns pink too) only strokes
                 feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
+    red = feats.chip["R"]
+    if ((red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])).any():
+        # a red chip partly pale (a highlight, glare, a salmon hue) keeps too little of its
+        # red through the small erosion to be told from bold printing that way: its disc shows
+        core = _chip_core(shape)
+        feats.red_disc = _per_cell(cv2.erode(masks["R"], core), shape)
+        if feats.tinted_disc is None:
+            feats.tinted_disc = _per_cell(cv2.erode(tinted_mask(hsv, profile), core), shape)
     return feats
 
 
@@ -963,6 +976,18 @@ def classify(
         )
     )
 
+    if feats.red_disc is not None and feats.tinted_disc is not None:
+        # ... a chip-sized core of red and of tint together, which no printed symbol leaves
+        is_chip |= (
+            red
+            & ~(is_chip | is_empty | is_ink)
+            & (best >= CHIP_MIN)
+            & (dominance > 0.5)
+            & (solidity >= SOLIDITY_MIN_CORE)
+            & (feats.red_disc >= RED_DISC_MIN)
+            & (feats.tinted_disc >= TINT_DISC_MIN)
+            & (feats.skin < HAND_SKIN)  # (a part-disc in the fingers is the held chip)
+        )
     symbols[is_chip] = best_sym[is_chip]
     conf[is_chip] = chip_conf[is_chip]
     symbols[is_empty] = "."
