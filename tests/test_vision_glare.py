@@ -227,10 +227,16 @@ def test_unmeasured_glare_needs_a_lifted_spot_and_a_light_close_to_clipping():
 
 
 # seen frames of a board lit close to clipping under a glare spot: boundaries faded and
-# borders clipped white (read `?` before), and black printing lifted to a grey that no dark
-# class holds (read as a blank cell, `?`, before)
+# borders clipped white (read `?` before), black printing lifted to a grey that no dark class
+# holds (read as a blank cell, `?`, before), and borders clipped white by over-exposure alone
+# where every boundary line still shows (`?` before)
 @pytest.mark.parametrize(
-    "name", ["bright_board_glare_spec.json", "bright_board_greyed_print_spec.json"]
+    "name",
+    [
+        "bright_board_glare_spec.json",
+        "bright_board_greyed_print_spec.json",
+        "over_exposed_borders_spec.json",
+    ],
 )
 def test_cells_under_glare_on_a_bright_board_are_read(name):
     spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))

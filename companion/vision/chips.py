@@ -708,7 +708,7 @@ def measure(
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
         glare_unmeasured=None if veil is None else veil.unmeasured,
     )
-    if veil is not None:
+    if veil is not None or (feats.ring > RING_MAX)[~CORNERS].any():
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
         feats.ring_clipped = np.count_nonzero(clipped, axis=1).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
@@ -854,6 +854,17 @@ def classify(
         showing = (feats.content >= BLANK_CONTENT) & (feats.skin < HAND_SKIN)
         veiled = (feats.black >= VEIL_BLACK) & showing & (is_chip | clear)
         border_veiled = veiled
+        over_exposed = np.zeros_like(veiled)
+        if feats.ring_clipped is not None:
+            # over-exposed light clips a border white, as glare does: where all four boundary
+            # lines still show (anything lying over a border hides its line) and the cell shows
+            # a chip or its printing, the strange border is the light's doing
+            over_exposed = (
+                (feats.ring_clipped >= RING_CLIPPED)
+                & (feats.edges_missing == 0)
+                & showing
+                & (is_chip | printed)
+            )
         if feats.glare_added is not None:
             # only where glare was found: a white card lying over a cell lifts its darkest
             # level too, and it hides the boundaries for real
@@ -887,6 +898,7 @@ def classify(
                 lines_clipped = taken & (feats.ring_clipped >= RING_CLIPPED)
             border_veiled = veiled | (taken & ((feats.edges_missing == 0) | lines_clipped))
             veiled |= lines_clipped
+        border_veiled = border_veiled | over_exposed
     causes = {
         "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
