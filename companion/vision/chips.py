@@ -63,6 +63,12 @@ PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, no
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
+NEAR_TINT_DISC = 0.3  # ... a chip-sized core of tint in a cell read empty (a hand's blur, a chip)
+NEAR_RAW_MIXED = 0.2  # ... and a second chip colour over this much of a chip cell (held chips)
+PART_BG_MIN = 0.17  # a cell read empty with this much blue or green (text, mat: <= 0.11; card
+# pictures up to 0.18, 0.16 on a board whose other pictures are hidden) ...
+PART_BG_MARGIN = 0.09  # ... and this much more than the board's empty cells' upper decile
+PART_BG_CELLS = 10  # (measured over at least this many cells read empty)
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
 PALE_HAND = 0.5  # skin over this much of an unprinted cell is a hand on its own ...
@@ -358,6 +364,7 @@ EDGE_DIP_KEEP = 0.2  # ... a dip this share of the typical edge contrast below t
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
+HAND_SPREAD_SKIN = 0.25  # a cell beside a cover with skin over this much of it is the hand too
 HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand ...
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
@@ -724,6 +731,41 @@ def measure(
     return feats
 
 
+def _spread_cover(
+    first: np.ndarray, covered: np.ndarray, weak: np.ndarray, hand: np.ndarray
+) -> np.ndarray:
+    """The cells beside a cover that show weak signs of something foreign (``first``), and
+    further on: a hand is one connected thing, so a cell such as that which shows the hand
+    itself (``hand``: skin over much of it) is in turn a cover for the weak signs beside it."""
+    found = first.copy()
+    front = first & hand
+    while front.any():
+        near = cv2.dilate(front.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        new = near & weak & ~found & ~covered & ~CORNERS
+        found |= new
+        front = new & hand
+    return found
+
+
+def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
+    """Per cell, the largest raw share of a chip colour other than its strongest (``top``:
+    the index of that colour in ``CHIP_SYMBOLS``)."""
+    shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
+    np.put_along_axis(shares, top[None], 0.0, axis=0)
+    return shares.max(axis=0)
+
+
+def _part_bg_limit(raw_bg: np.ndarray, is_empty: np.ndarray) -> float:
+    """The blue or green share of a cell read empty above which it is a chip seen in part:
+    well above what this board's own empty cells show (their upper decile), never below
+    ``PART_BG_MIN``. A lone cell (not a whole board) keeps ``EMPTY_RAW_BG_MAX``."""
+    empty = is_empty & ~CORNERS if is_empty.shape == CORNERS.shape else None
+    if empty is None or np.count_nonzero(empty) < PART_BG_CELLS:
+        return EMPTY_RAW_BG_MAX
+    board = float(np.percentile(raw_bg[empty], 90))
+    return min(EMPTY_RAW_BG_MAX, max(PART_BG_MIN, board + PART_BG_MARGIN))
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -869,7 +911,12 @@ def classify(
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
             # a thin orange fringe is where a blurred chip meets red ink or a warm-lit card
-            hand_at &= (feats.skin_blob >= HAND_SKIN_BLOB) | (feats.ring >= 2 * HAND_RING)
+            # (or part of a disc: a chip held in fingertips, cut off by them)
+            hand_at &= (
+                (feats.skin_blob >= HAND_SKIN_BLOB)
+                | (feats.ring >= 2 * HAND_RING)
+                | (solidity < HELD_SOLIDITY)
+            )
         causes["hand_at_chip"] = hand_at
         if feats.coloured_sides is not None and feats.coloured_corners is not None:
             # a "chip" whose colour runs along its boundaries and over its corners is something
@@ -885,6 +932,10 @@ def classify(
         # ... or red over more of a cell than any printing covers, not as a chip's disc
         thin_red |= feats.raw["R"] > INK_RAW_ALL
         causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
+        # blue and green are never printed: a cell read empty that shows clearly more of
+        # either than this board's own empty cells (a card art's pictures, a neighbour's chip
+        # reaching in) is a chip seen in part, between or beside the fingers over it
+        causes["part_chip_bg"] = is_empty & (raw_bg >= _part_bg_limit(raw_bg, is_empty))
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -1002,20 +1053,27 @@ def classify(
             # colour by colour: a navy board's gaps read blue, yet red over its border stands out
             for ring_s in feats.ring_colour.values():
                 chip_border = np.maximum(chip_border, ring_s - float(_middle(ring_s.ravel(), 0)))
-        causes["next_to_cover"] = (
-            near
-            & ~occluded
-            & (
-                # a veil of glare explains faded boundaries and a strange border
-                (~border_veiled & (border > RING_MAX / 3))
-                | (~veiled & edge_sign)
-                | (feats.white < 0.8)
-                | (feats.skin > 0.2)
-                | (chip_border > 0.2)
-                | pale
-                | (~is_chip & (raw_bg > NEAR_RAW_BG))
-                | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
-            )
+        # a broad tint as big as a chip's core in a cell read empty: a chip seen through the
+        # blurred edge of a hand, or the hand itself
+        broad_tint = np.zeros_like(seed)
+        if feats.tinted_disc is not None:
+            broad_tint = is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
+        weak = (
+            # a veil of glare explains faded boundaries and a strange border
+            (~border_veiled & (border > RING_MAX / 3))
+            | (~veiled & edge_sign)
+            | (feats.white < 0.8)
+            | (feats.skin > 0.2)
+            | (chip_border > 0.2)
+            | pale
+            | (~is_chip & (raw_bg > NEAR_RAW_BG))
+            | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
+            # two chips' colours in one cell: a chip held over another one
+            | (is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED))
+            | broad_tint
+        )
+        causes["next_to_cover"] = _spread_cover(
+            near & ~occluded & weak, occluded, weak, feats.skin > HAND_SPREAD_SKIN
         )
         occluded = occluded | causes["next_to_cover"]
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
