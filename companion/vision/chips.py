@@ -1053,11 +1053,18 @@ def classify(
             # colour by colour: a navy board's gaps read blue, yet red over its border stands out
             for ring_s in feats.ring_colour.values():
                 chip_border = np.maximum(chip_border, ring_s - float(_middle(ring_s.ravel(), 0)))
-        # a broad tint as big as a chip's core in a cell read empty: a chip seen through the
-        # blurred edge of a hand, or the hand itself
+        # signs of a hand's cover only (left out when judging a located grid): a chip held
+        # over another one (two chips' colours in one cell); a broad tint as big as a chip's
+        # core in a cell read empty (a chip seen through the blurred edge of a hand, or the
+        # hand itself); and the hand itself beside a cover carries it on (``_spread_cover``)
+        held_over = np.zeros_like(seed)
         broad_tint = np.zeros_like(seed)
-        if feats.tinted_disc is not None:
-            broad_tint = is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
+        hand_on = np.zeros_like(seed)
+        if covers:
+            held_over = is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED)
+            hand_on = feats.skin > HAND_SPREAD_SKIN
+            if feats.tinted_disc is not None:
+                broad_tint = is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
         weak = (
             # a veil of glare explains faded boundaries and a strange border
             (~border_veiled & (border > RING_MAX / 3))
@@ -1068,13 +1075,10 @@ def classify(
             | pale
             | (~is_chip & (raw_bg > NEAR_RAW_BG))
             | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
-            # two chips' colours in one cell: a chip held over another one
-            | (is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED))
+            | held_over
             | broad_tint
         )
-        causes["next_to_cover"] = _spread_cover(
-            near & ~occluded & weak, occluded, weak, feats.skin > HAND_SPREAD_SKIN
-        )
+        causes["next_to_cover"] = _spread_cover(near & ~occluded & weak, occluded, weak, hand_on)
         occluded = occluded | causes["next_to_cover"]
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
