@@ -68,7 +68,7 @@ NEAR_RAW_MIXED = 0.2  # ... and a second chip colour over this much of a chip ce
 PART_BG_MIN = 0.17  # a cell read empty with this much blue or green (text, mat: <= 0.11; card
 # pictures up to 0.18, 0.16 on a board whose other pictures are hidden) ...
 PART_BG_MARGIN = 0.09  # ... and this much more than the board's empty cells' upper decile
-PART_BG_CELLS = 10  # (measured over at least this many cells read empty)
+BOARD_CELLS = 10  # a board's own empty cells are measured over at least this many of them
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
 PALE_HAND = 0.5  # skin over this much of an unprinted cell is a hand on its own ...
@@ -365,6 +365,7 @@ HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
 HAND_SPREAD_SKIN = 0.25  # a cell beside a cover with skin over this much of it is the hand too
+HAND_SPREAD_MARGIN = 0.1  # ... and this much more than the board's empty cells' upper decile
 HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand ...
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
@@ -755,15 +756,19 @@ def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
     return shares.max(axis=0)
 
 
-def _part_bg_limit(raw_bg: np.ndarray, is_empty: np.ndarray) -> float:
-    """The blue or green share of a cell read empty above which it is a chip seen in part:
-    well above what this board's own empty cells show (their upper decile), never below
-    ``PART_BG_MIN``. A lone cell (not a whole board) keeps ``EMPTY_RAW_BG_MAX``."""
-    empty = is_empty & ~CORNERS if is_empty.shape == CORNERS.shape else None
-    if empty is None or np.count_nonzero(empty) < PART_BG_CELLS:
-        return EMPTY_RAW_BG_MAX
-    board = float(np.percentile(raw_bg[empty], 90))
-    return min(EMPTY_RAW_BG_MAX, max(PART_BG_MIN, board + PART_BG_MARGIN))
+def _board_level(
+    values: np.ndarray, empty: np.ndarray, least: float, margin: float, most: float = 1.0
+) -> float:
+    """A level of a measure (per cell) that stands out from this board's own ``empty`` cells
+    (a mask): ``margin`` above their upper decile, at least ``least`` (at most ``most``). A
+    board art may print what covers bring (blue in its pictures, skin-coloured faces): only
+    more than the board shows counts. With fewer than ``BOARD_CELLS`` empty cells (or a lone
+    cell, not a whole board), ``most``."""
+    empty = empty & ~CORNERS if empty.shape == CORNERS.shape else None
+    if empty is None or np.count_nonzero(empty) < BOARD_CELLS:
+        return most
+    board = float(np.percentile(values[empty], 90))
+    return min(most, max(least, board + margin))
 
 
 def classify(
@@ -935,7 +940,8 @@ def classify(
         # blue and green are never printed: a cell read empty that shows clearly more of
         # either than this board's own empty cells (a card art's pictures, a neighbour's chip
         # reaching in) is a chip seen in part, between or beside the fingers over it
-        causes["part_chip_bg"] = is_empty & (raw_bg >= _part_bg_limit(raw_bg, is_empty))
+        part_bg = _board_level(raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX)
+        causes["part_chip_bg"] = is_empty & (raw_bg >= part_bg) & ~CORNERS
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -1062,7 +1068,11 @@ def classify(
         hand_on = np.zeros_like(seed)
         if covers:
             held_over = is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED)
-            hand_on = feats.skin > HAND_SPREAD_SKIN
+            # (skin beyond what this board's own empty cells show: a card art's faces;
+            # measured away from the cover, whose hand may lie over many empty cells)
+            hand_on = feats.skin > _board_level(
+                feats.skin, is_empty & ~near, HAND_SPREAD_SKIN, HAND_SPREAD_MARGIN
+            )
             if feats.tinted_disc is not None:
                 broad_tint = is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
         weak = (
