@@ -68,6 +68,8 @@ NEAR_RAW_MIXED = 0.2  # ... and a second chip colour over this much of a chip ce
 PART_BG_MIN = 0.17  # a cell read empty with this much blue or green (text, mat: <= 0.11; card
 # pictures up to 0.18, 0.16 on a board whose other pictures are hidden) ...
 PART_BG_MARGIN = 0.09  # ... and this much more than the board's empty cells' upper decile
+PART_BG_TINT = 0.3  # ... or NEAR_RAW_BG of it inside a broad tint over this much (card pictures
+# with as much blue: <= 0.25)
 BOARD_CELLS = 10  # a board's own empty cells are measured over at least this many of them
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
@@ -736,8 +738,8 @@ def _spread_cover(
     first: np.ndarray, covered: np.ndarray, weak: np.ndarray, hand: np.ndarray
 ) -> np.ndarray:
     """The cells beside a cover that show weak signs of something foreign (``first``), and
-    further on: a hand is one connected thing, so a cell such as that which shows the hand
-    itself (``hand``: skin over much of it) is in turn a cover for the weak signs beside it."""
+    further on: a hand is one connected thing, so a cell found so that shows the hand itself
+    (``hand``: skin over much of it) is in turn a cover for the weak signs beside it."""
     found = first.copy()
     front = first & hand
     while front.any():
@@ -939,9 +941,17 @@ def classify(
         causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
         # blue and green are never printed: a cell read empty that shows clearly more of
         # either than this board's own empty cells (a card art's pictures, a neighbour's chip
-        # reaching in) is a chip seen in part, between or beside the fingers over it
-        part_bg = _board_level(raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX)
-        causes["part_chip_bg"] = is_empty & (raw_bg >= part_bg) & ~CORNERS
+        # reaching in) is a chip seen in part, between or beside the fingers over it; so is
+        # less of either inside a broad tint (the blurred or translucent hand over the chip)
+        # or under skin over most of the cell (the fingers themselves)
+        part_bg = raw_bg >= _board_level(
+            raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX
+        )
+        hand_over = feats.skin > PALE_HAND
+        if feats.tinted_blob is not None:
+            hand_over |= feats.tinted_blob >= PART_BG_TINT
+        part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
+        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
