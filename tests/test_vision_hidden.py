@@ -71,6 +71,25 @@ def test_blue_between_fingers_is_a_chip_seen_in_part_unless_the_board_shows_as_m
     assert _classify(chips.measure(img, ColourProfile()))[0][4, 4] == "."
 
 
+def test_a_little_blue_under_a_broad_tint_or_skin_is_a_chip_between_fingers():
+    # measured on a rendered frame (text hands set 7850001, frame 41, H1): a blue chip between
+    # two dark fingers shows 0.14 blue inside a broad tint over 0.5 of the cell; a green one
+    # under pale fingers (cards set 7860001, frame 39, A6) 0.11 green under skin over 0.61
+    img = _grid()
+    _sliver(img, 4, 4, BLUE, height=3)
+    feats = chips.measure(img, ColourProfile())
+    assert chips.NEAR_RAW_BG <= feats.raw["B"][4, 4] < chips.PART_BG_MIN
+    assert _classify(feats)[0][4, 4] == "."  # alone: a neighbour's chip reaching in
+    tint = np.zeros((10, 10), np.float32)
+    tint[4, 4] = 0.5
+    symbols, why = _classify(replace(feats, tinted_blob=tint))
+    assert symbols[4, 4] == "?" and why["part_chip_bg"][4, 4]
+    skin = feats.skin.copy()
+    skin[4, 4] = 0.61
+    symbols, why = _classify(replace(feats, skin=skin))
+    assert symbols[4, 4] == "?" and why["part_chip_bg"][4, 4]
+
+
 def test_a_hand_spreads_its_cover_over_the_cells_its_skin_crosses():
     feats = _covered(chips.measure(_grid(), ColourProfile()), (4, 3))
     ring = feats.ring.copy()
