@@ -367,7 +367,7 @@ HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
 HAND_SPREAD_SKIN = 0.25  # a cell beside a cover with skin over this much of it is the hand too
-HAND_SPREAD_MARGIN = 0.1  # ... and this much more than the board's empty cells' upper decile
+HAND_SPREAD_MARGIN = 0.15  # ... and this much more than the board's empty cells' upper decile
 HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand ...
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
