@@ -734,20 +734,19 @@ def measure(
     return feats
 
 
-def _spread_cover(
-    first: np.ndarray, covered: np.ndarray, weak: np.ndarray, hand: np.ndarray
-) -> np.ndarray:
-    """The cells beside a cover that show weak signs of something foreign (``first``), and
-    further on: a hand is one connected thing, so a cell found so that shows the hand itself
-    (``hand``: skin over much of it) is in turn a cover for the weak signs beside it."""
-    found = first.copy()
-    front = first & hand
+def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """The cells within reach of a cover (``near``: ``seed`` dilated by one cell), grown along
+    the cells that show the hand itself (``hand``: skin over much of them): a hand is one
+    connected thing, so weak signs of something foreign beside its skin count as beside a
+    cover too."""
+    reach = near.copy()
+    grown = near & hand & ~seed & ~CORNERS
+    front = grown
     while front.any():
-        near = cv2.dilate(front.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        new = near & weak & ~found & ~covered & ~CORNERS
-        found |= new
-        front = new & hand
-    return found
+        reach |= cv2.dilate(front.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        front = reach & hand & ~grown & ~seed & ~CORNERS
+        grown |= front
+    return reach
 
 
 def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
@@ -1065,43 +1064,44 @@ def classify(
         causes["next_to_cover"] = np.zeros_like(occluded)
     if seed.ndim == 2 and seed.any():
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        if covers:
+            # a hand is one connected thing: its skin beside a cover carries the cover on
+            # (skin beyond what this board's own empty cells show, a card art's faces; those
+            # measured away from the cover, whose hand may lie over many empty cells)
+            level = _board_level(feats.skin, is_empty & ~near, HAND_SPREAD_SKIN, HAND_SPREAD_MARGIN)
+            near = _hand_reach(seed, near, feats.skin > level)
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))
         if feats.ring_colour is not None:
             # colour by colour: a navy board's gaps read blue, yet red over its border stands out
             for ring_s in feats.ring_colour.values():
                 chip_border = np.maximum(chip_border, ring_s - float(_middle(ring_s.ravel(), 0)))
-        # signs of a hand's cover only (left out when judging a located grid): a chip held
-        # over another one (two chips' colours in one cell); a broad tint as big as a chip's
-        # core in a cell read empty (a chip seen through the blurred edge of a hand, or the
-        # hand itself); and the hand itself beside a cover carries it on (``_spread_cover``)
-        held_over = np.zeros_like(seed)
-        broad_tint = np.zeros_like(seed)
-        hand_on = np.zeros_like(seed)
-        if covers:
-            held_over = is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED)
-            # (skin beyond what this board's own empty cells show: a card art's faces;
-            # measured away from the cover, whose hand may lie over many empty cells)
-            hand_on = feats.skin > _board_level(
-                feats.skin, is_empty & ~near, HAND_SPREAD_SKIN, HAND_SPREAD_MARGIN
+        causes["next_to_cover"] = (
+            near
+            & ~occluded
+            & (
+                # a veil of glare explains faded boundaries and a strange border
+                (~border_veiled & (border > RING_MAX / 3))
+                | (~veiled & edge_sign)
+                | (feats.white < 0.8)
+                | (feats.skin > 0.2)
+                | (chip_border > 0.2)
+                | pale
+                | (~is_chip & (raw_bg > NEAR_RAW_BG))
+                | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
             )
-            if feats.tinted_disc is not None:
-                broad_tint = is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
-        weak = (
-            # a veil of glare explains faded boundaries and a strange border
-            (~border_veiled & (border > RING_MAX / 3))
-            | (~veiled & edge_sign)
-            | (feats.white < 0.8)
-            | (feats.skin > 0.2)
-            | (chip_border > 0.2)
-            | pale
-            | (~is_chip & (raw_bg > NEAR_RAW_BG))
-            | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED))
-            | held_over
-            | broad_tint
         )
-        causes["next_to_cover"] = _spread_cover(near & ~occluded & weak, occluded, weak, hand_on)
         occluded = occluded | causes["next_to_cover"]
+        if covers:
+            # signs of a hand's cover only (left out when judging a located grid): a chip held
+            # over another one (two chips' colours in one cell); a broad tint as big as a
+            # chip's core in a cell read empty (a chip seen through a hand's blurred edge)
+            hand_signs = is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED)
+            if feats.tinted_disc is not None:
+                hand_signs |= is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
+            held = near & ~occluded & hand_signs
+            causes["next_to_cover"] |= held
+            occluded = occluded | held
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
