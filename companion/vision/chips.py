@@ -65,6 +65,14 @@ PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, no
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
 NEAR_RAW_BG = 0.1  # next to a covered cell, this much blue or green may be a hidden chip's edge
+NEAR_TINT_DISC = 0.3  # ... a chip-sized core of tint in a cell read empty (a hand's blur, a chip)
+NEAR_RAW_MIXED = 0.2  # ... and a second chip colour over this much of a chip cell (held chips)
+PART_BG_MIN = 0.17  # a cell read empty with this much blue or green (text, mat: <= 0.11; card
+# pictures up to 0.18, 0.16 on a board whose other pictures are hidden) ...
+PART_BG_MARGIN = 0.09  # ... and this much more than the board's empty cells' upper decile
+PART_BG_TINT = 0.3  # ... or NEAR_RAW_BG of it inside a broad tint over this much (card pictures
+# with as much blue: <= 0.25)
+BOARD_CELLS = 10  # a board's own empty cells are measured over at least this many of them
 PRINT_MIN = 0.02  # an empty card shows at least this much dark or red printing ...
 PALE_SKIN = 0.1  # ... unless skin spread over this much of it hides it (a pale hand)
 PALE_HAND = 0.5  # skin over this much of an unprinted cell is a hand on its own ...
@@ -366,6 +374,8 @@ EDGE_DIP_KEEP = 0.2  # ... a dip this share of the typical edge contrast below t
 HAND_SKIN = 0.08  # a chip cell with this much skin ...
 HAND_RING = 0.15  # ... and this much of its border foreign is under a hand
 HAND_SKIN_BLOB = 0.03  # ... skin as broad as fingers (eroded) over this much of the cell
+HAND_SPREAD_SKIN = 0.25  # a cell beside a cover with skin over this much of it is the hand too
+HAND_SPREAD_MARGIN = 0.15  # ... and this much more than the board's empty cells' upper decile
 HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand ...
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
@@ -754,6 +764,46 @@ def measure(
     return feats
 
 
+def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """The cells within reach of a cover (``near``: ``seed`` dilated by one cell), grown along
+    the cells that show the hand itself (``hand``: skin over much of them): a hand is one
+    connected thing, so weak signs of something foreign beside its skin count as beside a
+    cover too."""
+    reach = near.copy()
+    grown = near & hand & ~seed & ~CORNERS
+    front = grown
+    while front.any():
+        reach |= cv2.dilate(front.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        front = reach & hand & ~grown & ~seed & ~CORNERS
+        grown |= front
+    return reach
+
+
+def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
+    """Per cell, the largest raw share of a chip colour other than its strongest (``top``:
+    the index of that colour in ``CHIP_SYMBOLS``)."""
+    shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
+    np.put_along_axis(shares, top[None], 0.0, axis=0)
+    return shares.max(axis=0)
+
+
+def _board_level(
+    values: np.ndarray, empty: np.ndarray, least: float, margin: float, most: float = 1.0
+) -> float:
+    """A level of a measure (per cell) that stands out from this board's own ``empty`` cells
+    (a mask): ``margin`` above their upper decile, at least ``least`` (at most ``most``). A
+    board art may print what covers bring (blue in its pictures, skin-coloured faces): only
+    more than the board shows counts. With fewer than ``BOARD_CELLS`` empty cells (or a lone
+    cell, not a whole board), ``most``."""
+    empty = empty & ~CORNERS if empty.shape == CORNERS.shape else None
+    if empty is None or np.count_nonzero(empty) < BOARD_CELLS:
+        return most
+    shown = values[empty]
+    k = (9 * (len(shown) - 1)) // 10  # the upper decile: one partial sort, no interpolation
+    board = float(np.partition(shown, k)[k])
+    return min(most, max(least, board + margin))
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -920,7 +970,12 @@ def classify(
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
             # a thin orange fringe is where a blurred chip meets red ink or a warm-lit card
-            hand_at &= (feats.skin_blob >= HAND_SKIN_BLOB) | (feats.ring >= 2 * HAND_RING)
+            # (or part of a disc: a chip held in fingertips, cut off by them)
+            hand_at &= (
+                (feats.skin_blob >= HAND_SKIN_BLOB)
+                | (feats.ring >= 2 * HAND_RING)
+                | (solidity < HELD_SOLIDITY)
+            )
         causes["hand_at_chip"] = hand_at
         if feats.coloured_sides is not None and feats.coloured_corners is not None:
             # a "chip" whose colour runs along its boundaries and over its corners is something
@@ -936,6 +991,19 @@ def classify(
         # ... or red over more of a cell than any printing covers, not as a chip's disc
         thin_red |= feats.raw["R"] > INK_RAW_ALL
         causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
+        # blue and green are never printed: a cell read empty that shows clearly more of
+        # either than this board's own empty cells (a card art's pictures, a neighbour's chip
+        # reaching in) is a chip seen in part, between or beside the fingers over it; so is
+        # less of either inside a broad tint (the blurred or translucent hand over the chip)
+        # or under skin over most of the cell (the fingers themselves)
+        part_bg = raw_bg >= _board_level(
+            raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX
+        )
+        hand_over = feats.skin > PALE_HAND
+        if feats.tinted_blob is not None:
+            hand_over |= feats.tinted_blob >= PART_BG_TINT
+        part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
+        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -1063,6 +1131,12 @@ def classify(
         causes["next_to_cover"] = np.zeros_like(occluded)
     if seed.ndim == 2 and seed.any():
         near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        if covers:
+            # a hand is one connected thing: its skin beside a cover carries the cover on
+            # (skin beyond what this board's own empty cells show, a card art's faces; those
+            # measured away from the cover, whose hand may lie over many empty cells)
+            level = _board_level(feats.skin, is_empty & ~near, HAND_SPREAD_SKIN, HAND_SPREAD_MARGIN)
+            near = _hand_reach(seed, near, feats.skin > level)
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))
         if feats.ring_colour is not None:
@@ -1091,6 +1165,16 @@ def classify(
             )
         )
         occluded = occluded | causes["next_to_cover"]
+        if covers:
+            # signs of a hand's cover only (left out when judging a located grid): a chip held
+            # over another one (two chips' colours in one cell); a broad tint as big as a
+            # chip's core in a cell read empty (a chip seen through a hand's blurred edge)
+            hand_signs = is_chip & (_second_raw(feats.raw, top) > NEAR_RAW_MIXED)
+            if feats.tinted_disc is not None:
+                hand_signs |= is_empty & (feats.tinted_disc > NEAR_TINT_DISC)
+            held = near & ~occluded & hand_signs
+            causes["next_to_cover"] |= held
+            occluded = occluded | held
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
