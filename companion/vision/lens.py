@@ -31,6 +31,7 @@ LAM_SCAN = np.round(np.arange(-0.32, 0.1601, 0.04), 3)  # division-model values 
 LAM_FINE = 0.01  # ... then around the best of them in steps of this
 MAP_STEP = 6  # output pixels between exactly solved points of a remap map
 TRUNCATE_CELLS = 0.2  # an observation farther off than this counts as this far (an outlier)
+TRIM_KEEP = 0.75  # the trimmed cost: mean squared residual of this best share of observations
 
 
 def _centre_radius(size: tuple[int, int]) -> tuple[np.ndarray, float]:
@@ -74,6 +75,8 @@ class LensFit:
     residuals: np.ndarray
     cost: float  # mean truncated squared residual (cells^2), weighted
     plain_cost: float  # the same with no lens (lam = 0)
+    trimmed_cost: float = 0.0  # mean squared residual of the best TRIM_KEEP of them (cells^2)
+    plain_trimmed_cost: float = 0.0  # the same with no lens
 
     def corners(self, size: tuple[int, int]) -> np.ndarray:
         """The grid's outer corners TL, TR, BR, BL of grid units, in frame pixels."""
@@ -182,7 +185,19 @@ def fit_at(
         residuals=res[0],
         cost=float(costs[0]),
         plain_cost=float(costs[1]),
+        trimmed_cost=trimmed_cost(res[0]),
+        plain_trimmed_cost=trimmed_cost(res[1]),
     )
+
+
+def trimmed_cost(residuals: np.ndarray, keep: float = TRIM_KEEP) -> float:
+    """Mean squared residual of the ``keep`` share of observations that fit best: how
+    precisely a model explains the lines that show, whatever the rest (chips over the gaps
+    between cards, printed edges near a line) measured. Outliers dominate the truncated cost
+    of noisy observations and hide a lens's gain there; they do not enter this one."""
+    res = np.sort(np.abs(np.asarray(residuals, np.float64)))
+    n = max(1, int(len(res) * keep))
+    return float(np.mean(res[:n] ** 2)) if len(res) else float("inf")
 
 
 def grid_to_frame(
