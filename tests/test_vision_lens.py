@@ -315,3 +315,25 @@ def test_a_lens_the_first_round_misses_is_found_by_the_second():
     assert reader.lens < -0.09 and "+lens" in reader.located_by
     assert np.abs(np.asarray(reading.corners) - np.asarray(truth.corners)).max() < 3.0
     assert reading.cells == truth.cells
+
+
+def test_the_smooth_warp_of_a_lensed_grid_shrinks_a_crop_around_it_like_the_whole_frame():
+    from companion.vision.pipeline import grid_shape, warp_grid_smooth, warp_reduction
+
+    size = (3840, 2160)
+    rng = np.random.default_rng(2)
+    texture = cv2.resize(rng.integers(0, 255, (54, 96, 3), np.uint8), size)  # 40 px blotches
+    quad = QUAD * 3.0 + [100.0, 0.0]  # a board in the middle of a 4K frame
+    lam = -0.15
+    shape = grid_shape(quad)
+    smooth = warp_grid_smooth(texture, quad, shape, lam)
+    assert smooth is not None and smooth.shape[:2] == shape.size[::-1]
+    # the same grid from the whole frame shrunk by the same factor
+    factor = warp_reduction(quad, *shape.size)
+    assert factor > 2  # far more frame pixels than grid-image pixels: a smooth view is made
+    whole = cv2.resize(texture, (round(3840 / factor), round(2160 / factor)), cv2.INTER_AREA)
+    scale = np.array([whole.shape[1] / 3840, whole.shape[0] / 2160])
+    small_quad = (quad + 0.5) * scale - 0.5
+    reference = warp_lensed(whole, small_quad, lam, shape.size)
+    diff = np.abs(smooth.astype(float) - reference.astype(float))
+    assert np.median(diff) < 2 and diff.mean() < 3
