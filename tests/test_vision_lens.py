@@ -337,3 +337,32 @@ def test_the_smooth_warp_of_a_lensed_grid_shrinks_a_crop_around_it_like_the_whol
     reference = warp_lensed(whole, small_quad, lam, shape.size)
     diff = np.abs(smooth.astype(float) - reference.astype(float))
     assert np.median(diff) < 2 and diff.mean() < 3
+
+
+def test_dark_line_response_answers_a_thin_dark_line_and_not_a_step():
+    from companion.vision.locate import dark_line_response
+
+    row = np.full(60, 200.0, np.float32)
+    row[20:22] = 120.0  # a grid line (or the grey gap between two cards)
+    row[40:] = 60.0  # a chip's rim: card white, then the dark chip
+    response = dark_line_response(row[None], 3)[0]
+    assert response[20:22].min() == pytest.approx(80.0)
+    assert response[30:].max() == 0.0  # the step answers nowhere, nor the chip inside it
+    assert response[:17].max() == 0.0
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_a_board_crowded_with_chips_under_a_lens_is_bent_to_its_real_corners(seed):
+    """66-71 chips on a cards board: the chips' rims beside the gaps between cards pulled the
+    gradient peaks off the lines, and no lens was fitted (corners 16 px off); the gaps as dark
+    lines (locate.dark_line_response) still show the lens."""
+    from companion.render import render_frame
+    from companion.vision import BoardReader
+
+    image, truth = render_frame(close_board_spec("cards", seed, lens_k1=-0.13))
+    assert sum(row.count(c) for row in truth.cells for c in "BGR") > 60
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert -0.16 < reader.lens < -0.08
+    assert np.abs(np.asarray(reading.corners) - np.asarray(truth.corners)).max() < 3.0
+    assert reading.cells == truth.cells
