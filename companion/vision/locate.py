@@ -948,11 +948,13 @@ LENS = True
 # measure precisely (thin printed lines: the fit's cost drops far)
 LENS_TIERS = ((0.025, 0.35), (0.05, 0.7))
 # ... or when it cuts the trimmed cost (the best-fitting three quarters of the observations,
-# see lens.trimmed_cost) to this share and those fit this well (cells^2): chips over the gaps
-# between cards make a quarter of the observations outliers whose truncated cost hides the lens
-# (measured on 240 lensed dev frames: 40 more grids bent right, none bent wrong; 1 of 225
-# unlensed dev frames took a weak lens)
-TRIMMED_TIER = (0.025, 0.6, 0.0005)
+# see lens.trimmed_cost) to this share: chips over the gaps between cards made a quarter of the
+# observations outliers whose truncated cost hid the lens
+TRIMMED_TIER = (0.025, 0.6)
+# ... and either way only when those best-fitting observations lie on the bent lines this
+# closely (cells^2): every lens kept on 399 dev frames fitted them within 3e-5; lines smeared
+# by motion blur scatter far more, and a lens "fitted" to them bends a grid of the wrong pitch
+LENS_PRECISION = 0.0005
 
 
 @dataclass(frozen=True, slots=True)
@@ -999,10 +1001,12 @@ def lens_is_clear(bent: LensRefit) -> bool:
     """Whether a fitted lens bends the grid clearly and explains its lines clearly better
     than one plain homography (else the plain grid is kept, so unbent frames read as before),
     judged on all observations (``LENS_TIERS``) or on the best-fitting ones
-    (``TRIMMED_TIER``)."""
+    (``TRIMMED_TIER``), those fitting within ``LENS_PRECISION``."""
+    if bent.trimmed_cost > LENS_PRECISION:
+        return False
     ratio = bent.cost / max(bent.plain_cost, 1e-12)
     if any(abs(bent.lam) >= bend and ratio <= share for bend, share in LENS_TIERS):
         return True
-    bend, share, most = TRIMMED_TIER
+    bend, share = TRIMMED_TIER
     trimmed = bent.trimmed_cost / max(bent.plain_trimmed_cost, 1e-12)
-    return abs(bent.lam) >= bend and trimmed <= share and bent.trimmed_cost <= most
+    return abs(bent.lam) >= bend and trimmed <= share
