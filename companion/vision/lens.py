@@ -31,6 +31,7 @@ LAM_SCAN = np.round(np.arange(-0.32, 0.1601, 0.04), 3)  # division-model values 
 LAM_FINE = 0.01  # ... then around the best of them in steps of this
 MAP_STEP = 6  # output pixels between exactly solved points of a remap map
 TRUNCATE_CELLS = 0.2  # an observation farther off than this counts as this far (an outlier)
+TRIM_KEEP = 0.75  # the trimmed cost: mean squared residual of this best share of observations
 
 
 def _centre_radius(size: tuple[int, int]) -> tuple[np.ndarray, float]:
@@ -74,6 +75,8 @@ class LensFit:
     residuals: np.ndarray
     cost: float  # mean truncated squared residual (cells^2), weighted
     plain_cost: float  # the same with no lens (lam = 0)
+    trimmed_cost: float = 0.0  # mean squared residual of the best TRIM_KEEP of them (cells^2)
+    plain_trimmed_cost: float = 0.0  # the same with no lens
 
     def corners(self, size: tuple[int, int]) -> np.ndarray:
         """The grid's outer corners TL, TR, BR, BL of grid units, in frame pixels."""
@@ -182,7 +185,19 @@ def fit_at(
         residuals=res[0],
         cost=float(costs[0]),
         plain_cost=float(costs[1]),
+        trimmed_cost=trimmed_cost(res[0]),
+        plain_trimmed_cost=trimmed_cost(res[1]),
     )
+
+
+def trimmed_cost(residuals: np.ndarray, keep: float = TRIM_KEEP) -> float:
+    """Mean squared residual of the ``keep`` share of observations that fit best: how
+    precisely a model explains the lines that show, whatever the rest (chips over the gaps
+    between cards, printed edges near a line) measured. Outliers dominate the truncated cost
+    of noisy observations and hide a lens's gain there; they do not enter this one."""
+    res = np.sort(np.abs(np.asarray(residuals, np.float64)))
+    n = max(1, int(len(res) * keep))
+    return float(np.mean(res[:n] ** 2)) if len(res) else float("inf")
 
 
 def grid_to_frame(
@@ -203,21 +218,33 @@ def shifted(quad: np.ndarray, lam: float, size: tuple[int, int], dx: float, dy: 
 
 
 def remap_maps(
-    quad: np.ndarray, lam: float, size: tuple[int, int], out: tuple[int, int], pad: float = 0.0
+    quad: np.ndarray,
+    lam: float,
+    size: tuple[int, int],
+    out: tuple[int, int],
+    pad: float = 0.0,
+    origin: tuple[float, float] = (0.0, 0.0),
+    scale: tuple[float, float] = (1.0, 1.0),
 ) -> tuple[np.ndarray, np.ndarray]:
     """``cv2.remap`` maps that straighten the lensed grid ``quad`` to an ``out`` (w, h) image
     whose inner ``out - 2 * pad`` pixels span the 10x10 grid (``pad`` pixels of margin each
-    side), as ``cv2.warpPerspective`` does for a plain grid. Cached per grid."""
+    side), as ``cv2.warpPerspective`` does for a plain grid. The maps sample an image of the
+    frame (``size``) cropped at ``origin`` and resized by ``scale`` (x, y): frame pixel ``p``
+    lies at ``(p - origin + 0.5) * scale - 0.5`` in it (the whole frame by default). Cached
+    per grid."""
     q = tuple(round(float(v), 4) for v in np.asarray(quad, np.float64).ravel())
-    return _maps(q, round(float(lam), 6), tuple(size), tuple(out), round(float(pad), 4))
+    crop = tuple(round(float(v), 6) for v in (*origin, *scale))
+    return _maps(q, round(float(lam), 6), tuple(size), tuple(out), round(float(pad), 4), crop)
 
 
 @functools.lru_cache(maxsize=32)
-def _maps(quad: tuple, lam: float, size: tuple, out: tuple, pad: float):
+def _maps(quad: tuple, lam: float, size: tuple, out: tuple, pad: float, crop: tuple):
     w, h = out
     points, upsample = coarse_grid((0, 0), out, MAP_STEP)
     uv = (points - pad) * np.array([10 / (w - 2 * pad), 10 / (h - 2 * pad)])
     frame = grid_to_frame(np.array(quad).reshape(4, 2), lam, size, uv)
+    if crop != (0.0, 0.0, 1.0, 1.0):
+        frame = (frame - np.array(crop[:2]) + 0.5) * np.array(crop[2:]) - 0.5
     return cv2.convertMaps(upsample(frame), None, cv2.CV_16SC2)
 
 
@@ -227,8 +254,24 @@ def warp_lensed(
     lam: float,
     out: tuple[int, int],
     pad: float = 0.0,
+    frame_size: tuple[int, int] | None = None,
+    origin: tuple[float, float] = (0.0, 0.0),
+    scale: tuple[float, float] = (1.0, 1.0),
 ) -> np.ndarray:
-    """The lensed grid ``quad`` of ``image`` straightened to ``out`` (see :func:`remap_maps`)."""
+    """The lensed grid ``quad`` of ``image`` straightened to ``out`` (see :func:`remap_maps`).
+    ``image`` is the whole frame, or with ``frame_size`` (w, h) a crop of that frame at
+    ``origin`` resized by ``scale`` (``quad`` and the lens stay in frame pixels)."""
     h, w = image.shape[:2]
-    m1, m2 = remap_maps(quad, lam, (w, h), out, pad)
+    size = (w, h) if frame_size is None else tuple(frame_size)
+    m1, m2 = remap_maps(quad, lam, size, out, pad, origin, scale)
     return cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def bent_outline(quad: np.ndarray, lam: float, size: tuple[int, int], per_side: int = 40):
+    """Frame points along the four bent sides of the lensed grid ``quad`` (its outline)."""
+    t = np.linspace(0.0, 10.0, per_side)
+    zero, ten = np.zeros_like(t), np.full_like(t, 10.0)
+    uv = np.concatenate(
+        [np.stack(a, 1) for a in ((t, zero), (ten, t), (t, ten), (zero, t))], axis=0
+    )
+    return grid_to_frame(np.asarray(quad, np.float64), lam, size, uv)

@@ -25,7 +25,7 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
-from companion.vision.lens import shifted, warp_lensed
+from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -109,15 +109,17 @@ def warp_grid_smooth(
     factor = warp_reduction(quad, w, h)
     if factor == 1.0:
         return None
+    fh, fw = bgr.shape[:2]
     if lens:
-        # the lens is about the frame's centre: shrink the whole frame, not a crop of it
-        fh, fw = bgr.shape[:2]
-        size = (max(2, round(fw / factor)), max(2, round(fh / factor)))
-        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
-        scale = np.array([size[0] / fw, size[1] / fh])
-        return warp_grid(small, (quad + 0.5) * scale - 0.5, shape, lens)
-    small, quad = _reduced_for_warp(bgr, quad, factor)
-    return warp_grid(small, quad, shape)
+        # a crop around the bent grid's outline is shrunk (not the whole frame); the lens,
+        # about the frame's centre, maps grid points to frame pixels, then into the crop
+        outline = bent_outline(quad, lens, (fw, fh))
+        small, origin, scale = _reduced_for_warp(bgr, outline, factor)
+        return warp_lensed(
+            small, quad, lens, (w, h), frame_size=(fw, fh), origin=origin, scale=scale
+        )
+    small, origin, scale = _reduced_for_warp(bgr, quad, factor)
+    return warp_grid(small, (quad - origin + 0.5) * scale - 0.5, shape)
 
 
 ALIAS_SCALE = 2.0  # frame pixels per grid-image pixel from which a plain warp skips detail
@@ -132,18 +134,18 @@ def warp_reduction(quad: np.ndarray, w: int, h: int) -> float:
     return float(per_pixel) if per_pixel >= ALIAS_SCALE else 1.0
 
 
-def _reduced_for_warp(bgr: np.ndarray, quad: np.ndarray, factor: float):
-    """The part of the frame around ``quad`` area-averaged down by ``factor``, and the quad
-    in its coordinates."""
+def _reduced_for_warp(bgr: np.ndarray, points: np.ndarray, factor: float):
+    """The part of the frame around ``points`` (a quad, a bent outline) area-averaged down by
+    ``factor``: (the reduced crop, its origin in the frame, its scale (x, y)). Frame pixel
+    ``p`` lies at ``(p - origin + 0.5) * scale - 0.5`` in it (pixel centres)."""
     fh, fw = bgr.shape[:2]
-    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int) - 2, 0, [fw - 1, fh - 1])
-    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [fw, fh])
+    x0, y0 = np.clip(np.floor(points.min(axis=0)).astype(int) - 2, 0, [fw - 1, fh - 1])
+    x1, y1 = np.clip(np.ceil(points.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [fw, fh])
     out_w = max(2, int(round((x1 - x0) / factor)))
     out_h = max(2, int(round((y1 - y0) / factor)))
     small = cv2.resize(bgr[y0:y1, x0:x1], (out_w, out_h), interpolation=cv2.INTER_AREA)
-    scale = np.array([out_w / (x1 - x0), out_h / (y1 - y0)])
-    # pixel centres: frame x maps to (x + 0.5) * scale - 0.5 in the reduced image
-    return small, (quad - [x0, y0] + 0.5) * scale - 0.5
+    scale = (out_w / (x1 - x0), out_h / (y1 - y0))
+    return small, (float(x0), float(y0)), scale
 
 
 def grid_shape(quad: np.ndarray) -> chips.CellShape:
