@@ -362,6 +362,7 @@ class BoardReader:
             return [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
 
         first_ok = False
+        plain_result = None
         for i, trial in _enumerate_then(trials, runners_up):
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
@@ -425,9 +426,12 @@ class BoardReader:
                 better = self._last_parts.unknown < best[4].unknown - PLAIN_FALLBACK_UNKNOWN
             else:
                 better = best is None or plausibility > best[0]
+            result = (plausibility, reading, (self._located_state(), grid), trial_notes)
+            result += (self._last_parts, lines)
+            if trial is plain_trial:
+                plain_result = result
             if better:
-                state = (self._located_state(), grid)
-                best = (plausibility, reading, state, trial_notes, self._last_parts, lines)
+                best = result
             if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
         if deep and best is not None and best[4].unprinted > WASHED_OUT_MAX:
@@ -435,24 +439,16 @@ class BoardReader:
             # haze over the board, where a washed-out chip would read as an empty cell
             best = None
         if (
-            best is None
-            or (
-                calibrated is None
-                and best[0] < PLAUSIBLE_MIN
-                and (
-                    not (
-                        _clear_ink(best[4], corners=best[5] < STRONG_LINES)
-                        and best[4].match >= top_match - 0.05
-                    )
-                    or _unreadable_edge(best[1])
-                )
-            )
-            or (
-                # a chip on a free corner and a whole edge line unreadable: a grid a cell off, its
-                # far edge line on table or margin and its near corners on cards holding chips
-                calibrated is None and best[4].corner_chips > 0 and _unreadable_edge(best[1])
-            )
+            best is not None
+            and plain_result is not None
+            and best is not plain_result
+            and not _acceptable(best, top_match, calibrated)
+            and _acceptable(plain_result, top_match, calibrated)
         ):
+            # the same grid without its lens says board where the lensed one (a lens fitted to
+            # a hand's or a chip's edges as much as to the lines) falls just short
+            best = plain_result
+        if best is None or not _acceptable(best, top_match, calibrated):
             self.quad = None
             self.lens = 0.0
             self.orientation = calibrated
@@ -637,6 +633,24 @@ def _corner_chips(symbols: np.ndarray) -> int:
     if len(set(corners)) == 1:
         return 0
     return sum(sym in CHIP_SYMBOLS for sym in corners)
+
+
+def _acceptable(best: tuple, top_match: float, calibrated: int | None) -> bool:
+    """Whether the chosen trial's reading (plausibility, reading, state, notes, judgement,
+    lines) is reported as a board: with a calibration always; otherwise when it reads
+    plausibly, or its ink pattern alone is clear (and no grid a cell off matches the ink
+    better) with no whole edge line unreadable; never with a chip on a free corner and a whole
+    edge line unreadable (a grid a cell off, its far edge line on table or margin and its
+    near corners on cards holding chips)."""
+    if calibrated is not None:
+        return True
+    plausibility, reading, _, _, parts, lines = best
+    if parts.corner_chips > 0 and _unreadable_edge(reading):
+        return False
+    if plausibility >= PLAUSIBLE_MIN:
+        return True
+    clear = _clear_ink(parts, corners=lines < STRONG_LINES) and parts.match >= top_match - 0.05
+    return clear and not _unreadable_edge(reading)
 
 
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
