@@ -116,30 +116,25 @@ def test_a_lens_hidden_by_many_outliers_shows_in_the_trimmed_cost():
     pts[wild] += off
     fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
     assert abs(fit.lam + 0.08) < 0.02
-    refit = LensRefit(
-        quad=fit.corners(SIZE),
-        lam=fit.lam,
-        cost=fit.cost,
-        plain_cost=fit.plain_cost,
-        trimmed_cost=fit.trimmed_cost,
-        plain_trimmed_cost=fit.plain_trimmed_cost,
-    )
+
+    def refit_of(fit):
+        return LensRefit(
+            quad=fit.corners(SIZE),
+            lam=fit.lam,
+            cost=fit.cost,
+            plain_cost=fit.plain_cost,
+            trimmed_cost=fit.trimmed_cost,
+            plain_trimmed_cost=fit.plain_trimmed_cost,
+        )
+
     assert fit.cost > 0.7 * fit.plain_cost  # the outliers' truncated cost hides the lens ...
     assert fit.trimmed_cost < 0.3 * fit.plain_trimmed_cost  # ... the lines that show do not
-    assert lens_is_clear(refit)
+    assert lens_is_clear(refit_of(fit))
     # the same observations of an unbent grid keep the plain homography
     pts0, k0, axis0 = _line_observations(QUAD, 0.0, noise=0.3)
     pts0[wild] += off
     plain = fit_lens(pts0, k0, axis0, np.ones(len(k0)), SIZE)
-    flat = LensRefit(
-        quad=plain.corners(SIZE),
-        lam=plain.lam,
-        cost=plain.cost,
-        plain_cost=plain.plain_cost,
-        trimmed_cost=plain.trimmed_cost,
-        plain_trimmed_cost=plain.plain_trimmed_cost,
-    )
-    assert not lens_is_clear(flat)
+    assert not lens_is_clear(refit_of(plain))
 
 
 def test_fit_needs_enough_observations():
