@@ -426,12 +426,13 @@ class BoardReader:
                 better = self._last_parts.unknown < best[4].unknown - PLAIN_FALLBACK_UNKNOWN
             else:
                 better = best is None or plausibility > best[0]
-            result = (plausibility, reading, (self._located_state(), grid), trial_notes)
-            result += (self._last_parts, lines)
-            if trial is plain_trial:
-                plain_result = result
-            if better:
-                best = result
+            if better or trial is plain_trial:
+                state = (self._located_state(), grid)
+                result = (plausibility, reading, state, trial_notes, self._last_parts, lines)
+                if trial is plain_trial:
+                    plain_result = result  # kept in case the lensed grid is not reported
+                if better:
+                    best = result
             if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
         if deep and best is not None and best[4].unprinted > WASHED_OUT_MAX:
