@@ -385,9 +385,10 @@ VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide
 GLARE_TAKEN = 8.0  # grey levels of glare taken off a cell: its faded signs were the glare's
 GLARED_PRINT = 0.6  # with glare taken off, a cell clipped this much still shows its printing ...
 GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of it than this
-GLARED_ALL = 0.6  # ... or clipped up to this much, with no pale tint as broad as a chip's disc
+GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pink under glare
+# too, but in strokes, which an erosion by a chip's core removes; a cell clipped more than
+# GLARED_PRINT may hide a whole chip washed out in the clipped part, printing showing around it)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
-GLARED_DISC = 0.1  # (printed red turns pink under glare too, in strokes a chip's core erodes)
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 
@@ -936,8 +937,11 @@ def classify(
                 & (
                     is_chip
                     | clear
-                    | (printed & (feats.glare < GLARED_PRINT) & (feats.veil_tint < GLARED_TINT))
-                    | (printed & (feats.glare < GLARED_ALL) & (disc < GLARED_DISC))
+                    | (
+                        printed
+                        & (feats.glare < GLARED_PRINT)
+                        & ((feats.veil_tint < GLARED_TINT) | (disc < GLARED_DISC))
+                    )
                 )
             )
             # ... a strange border then is the glare's, and so are boundaries gone where the
