@@ -107,6 +107,8 @@ class CellFeatures:
     # red left after the same erosion by a chip's core (no printed symbol keeps any); measured
     # only where a red cell keeps too little of its red through the small erosion to be read
     red_disc: np.ndarray | None = None
+    # ``tinted_disc`` under glare, measured only on glared cells with a broad tint (0 elsewhere)
+    glare_disc: np.ndarray | None = None
     # per chip colour, the fraction of the cell's border ring in that colour
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
@@ -746,23 +748,52 @@ def measure(
         # only a board with covered-looking cells pays for the look at a veil of glare
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
-        if feats.veil_tint is None or (veil is not None and feats.tinted_disc is None):
-            tinted = tinted_mask(hsv, profile)
-            if feats.veil_tint is None:
-                feats.veil_tint = _per_cell(cv2.erode(tinted, ERODE), shape)
-            if veil is not None and feats.tinted_disc is None:
-                # under glare: a washed-out chip's tint is a disc, printed ink's (red ink
-                # turns pink too) only strokes
-                feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
+        if feats.veil_tint is None:
+            feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+        if veil is not None:
+            # under glare: a washed-out chip's tint is a disc, printed ink's (red ink turns
+            # pink too) only strokes; looked at where a broad tint leaves the doubt
+            doubt = ((feats.glare_added >= GLARE_TAKEN) | veil.unmeasured) & (
+                feats.veil_tint >= GLARED_TINT
+            )
+            if feats.tinted_disc is not None:
+                feats.glare_disc = feats.tinted_disc
+            elif doubt.any():
+                feats.glare_disc = _disc_cells(
+                    lambda box: tinted_mask(hsv[box], profile), doubt, shape, _chip_core(shape)
+                )
     red = feats.chip["R"]
-    if ((red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])).any():
+    band = (red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])
+    if band.any():
         # a red chip partly pale (a highlight, glare, a salmon hue) keeps too little of its
         # red through the small erosion to be told from bold printing that way: its disc shows
+        # (looked at on those cells only: a board's bold red printing puts a few in the band)
         core = _chip_core(shape)
-        feats.red_disc = _per_cell(cv2.erode(masks["R"], core), shape)
+        feats.red_disc = _disc_cells(lambda box: masks["R"][box], band, shape, core)
         if feats.tinted_disc is None:
-            feats.tinted_disc = _per_cell(cv2.erode(tinted_mask(hsv, profile), core), shape)
+            feats.tinted_disc = _disc_cells(
+                lambda box: tinted_mask(hsv[box], profile), band, shape, core
+            )
     return feats
+
+
+def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
+    """:func:`_per_cell` of a mask eroded by ``kernel``, on the ``cells`` marked (10x10 bool)
+    only (0 elsewhere): each cell's box, widened by the kernel's reach, is eroded alone, which
+    gives the same counts as eroding the whole grid image. ``mask_in(box)`` gives the 0/255
+    mask over a box (two slices) of the grid image."""
+    out = np.zeros((10, 10), np.float32)
+    w, h = shape.w, shape.h
+    reach = kernel.shape[0] // 2 + 1
+    height, width = 10 * h, 10 * w
+    for r, c in zip(*np.nonzero(cells), strict=True):
+        y0, y1 = max(0, r * h - reach), min(height, (r + 1) * h + reach)
+        x0, x1 = max(0, c * w - reach), min(width, (c + 1) * w + reach)
+        eroded = cv2.erode(mask_in((slice(y0, y1), slice(x0, x1))), kernel)
+        iy, ix = r * h + shape.inner_y - y0, c * w + shape.inner_x - x0
+        inner = eroded[iy : iy + h - 2 * shape.inner_y, ix : ix + w - 2 * shape.inner_x]
+        out[r, c] = cv2.countNonZero(inner) / shape.inner_count
+    return out
 
 
 def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndarray:
@@ -926,7 +957,7 @@ def classify(
                 unmeasured = np.zeros_like(veiled)
             # glare added the same light to a chip as to the card: where the card's printing
             # still shows its colours, a chip would show its own, or a pale disc of its tint
-            disc = feats.tinted_disc if feats.tinted_disc is not None else feats.veil_tint
+            disc = feats.glare_disc if feats.glare_disc is not None else feats.veil_tint
             veiled &= (feats.glare_added > 0) | unmeasured
             # glare taken off the picture no longer lifts the darkest level: the light taken
             # off says it instead. A cell partly clipped still shows a washed-out chip as a
