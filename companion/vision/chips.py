@@ -107,8 +107,9 @@ class CellFeatures:
     # red left after the same erosion by a chip's core (no printed symbol keeps any); measured
     # only where a red cell keeps too little of its red through the small erosion to be read
     red_disc: np.ndarray | None = None
-    # ``tinted_disc`` under glare, measured only on glared cells with a broad tint (0 elsewhere)
-    glare_disc: np.ndarray | None = None
+    # ``tinted_disc`` on the cells in doubt only (0 elsewhere): those red cells, and glared
+    # cells with a broad tint; the whole of ``tinted_disc`` where that was measured
+    tint_core: np.ndarray | None = None
     # per chip colour, the fraction of the cell's border ring in that colour
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
@@ -135,6 +136,16 @@ class CellFeatures:
     ring_clipped: np.ndarray | None = None
     # ``ring`` without an edge cell's side facing the board's margin (equal to it elsewhere)
     ring_inside: np.ndarray | None = None
+
+    @property
+    def glared(self) -> np.ndarray | None:
+        """Cells where glare was found: taken off (``GLARE_TAKEN`` grey levels or more), or
+        found on a board lit too close to clipping to measure it. None: not measured."""
+        if self.glare_added is None:
+            return None
+        if self.glare_unmeasured is None:
+            return self.glare_added >= GLARE_TAKEN
+        return (self.glare_added >= GLARE_TAKEN) | self.glare_unmeasured
 
     @property
     def content(self) -> np.ndarray:
@@ -393,6 +404,7 @@ GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pi
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
+AROUND_ALL = np.ones((3, 3), np.uint8)  # ... and the cell itself
 
 
 def _middle(a: np.ndarray, axis: int) -> np.ndarray:
@@ -750,30 +762,25 @@ def measure(
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
             feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
-        if veil is not None:
-            # under glare: a washed-out chip's tint is a disc, printed ink's (red ink turns
-            # pink too) only strokes; looked at where a broad tint leaves the doubt
-            doubt = ((feats.glare_added >= GLARE_TAKEN) | veil.unmeasured) & (
-                feats.veil_tint >= GLARED_TINT
-            )
-            if feats.tinted_disc is not None:
-                feats.glare_disc = feats.tinted_disc
-            elif doubt.any():
-                feats.glare_disc = _disc_cells(
-                    lambda box: tinted_mask(hsv[box], profile), doubt, shape, _chip_core(shape)
-                )
+    # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
+    # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
+    # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps
+    # too little of its red through the small erosion to be told from bold printing that way
+    # (a board's bold red printing puts a few cells in that band on every frame)
+    doubt = np.zeros((10, 10), bool)
+    if veil is not None and feats.veil_tint is not None:
+        doubt = feats.glared & (feats.veil_tint >= GLARED_TINT)
     red = feats.chip["R"]
     band = (red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])
+    core = _chip_core(shape)
     if band.any():
-        # a red chip partly pale (a highlight, glare, a salmon hue) keeps too little of its
-        # red through the small erosion to be told from bold printing that way: its disc shows
-        # (looked at on those cells only: a board's bold red printing puts a few in the band)
-        core = _chip_core(shape)
         feats.red_disc = _disc_cells(lambda box: masks["R"][box], band, shape, core)
-        if feats.tinted_disc is None:
-            feats.tinted_disc = _disc_cells(
-                lambda box: tinted_mask(hsv[box], profile), band, shape, core
-            )
+    if feats.tinted_disc is not None:
+        feats.tint_core = feats.tinted_disc
+    elif (doubt | band).any():
+        feats.tint_core = _disc_cells(
+            lambda box: tinted_mask(hsv[box], profile), doubt | band, shape, core
+        )
     return feats
 
 
@@ -796,6 +803,11 @@ def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray
     return out
 
 
+def _beside(cells: np.ndarray) -> np.ndarray:
+    """The marked cells (10x10 bool) and their 8 neighbours."""
+    return cv2.dilate(cells.astype(np.uint8), AROUND_ALL) > 0
+
+
 def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndarray:
     """The cells within reach of a cover (``near``: ``seed`` dilated by one cell), grown along
     the cells that show the hand itself (``hand``: skin over much of them): a hand is one
@@ -805,7 +817,7 @@ def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndar
     grown = near & hand & ~seed & ~CORNERS
     front = grown
     while front.any():
-        reach |= cv2.dilate(front.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        reach |= _beside(front)
         front = reach & hand & ~grown & ~seed & ~CORNERS
         grown |= front
     return reach
@@ -957,13 +969,13 @@ def classify(
                 unmeasured = np.zeros_like(veiled)
             # glare added the same light to a chip as to the card: where the card's printing
             # still shows its colours, a chip would show its own, or a pale disc of its tint
-            disc = feats.glare_disc if feats.glare_disc is not None else feats.veil_tint
+            disc = feats.tint_core if feats.tint_core is not None else feats.veil_tint
             veiled &= (feats.glare_added > 0) | unmeasured
             # glare taken off the picture no longer lifts the darkest level: the light taken
             # off says it instead. A cell partly clipped still shows a washed-out chip as a
             # broad pale tint; with none and its printing showing, it holds none
             taken = (
-                ((feats.glare_added >= GLARE_TAKEN) | unmeasured)
+                feats.glared
                 & showing
                 & (
                     is_chip
@@ -1091,7 +1103,7 @@ def classify(
         )
     )
 
-    if feats.red_disc is not None and feats.tinted_disc is not None:
+    if feats.red_disc is not None and feats.tint_core is not None:
         # ... a chip-sized core of red and of tint together, which no printed symbol leaves
         is_chip |= (
             red
@@ -1100,7 +1112,7 @@ def classify(
             & (dominance > 0.5)
             & (solidity >= SOLIDITY_MIN_CORE)
             & (feats.red_disc >= RED_DISC_MIN)
-            & (feats.tinted_disc >= TINT_DISC_MIN)
+            & (feats.tint_core >= TINT_DISC_MIN)
             & (feats.skin < HAND_SKIN)  # (a part-disc in the fingers is the held chip)
         )
     symbols[is_chip] = best_sym[is_chip]
@@ -1165,7 +1177,7 @@ def classify(
         seed[CORNERS] = False  # the free corners' emblems are not covers
         causes["next_to_cover"] = np.zeros_like(occluded)
     if seed.ndim == 2 and seed.any():
-        near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        near = _beside(seed)
         if covers:
             # a hand is one connected thing: its skin beside a cover carries the cover on
             # (skin beyond what this board's own empty cells show, a card art's faces; those
@@ -1182,7 +1194,7 @@ def classify(
         # chip there off-centre, or red printing there, is no chip washed out
         cover = occluded.copy()
         cover[CORNERS] = False
-        near_cover = cv2.dilate(cover.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
         causes["next_to_cover"] = (
             near
@@ -1213,9 +1225,9 @@ def classify(
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
-        hand_cells = (occluded & (feats.skin > HELD_HAND_SKIN)).astype(np.uint8)
+        hand_cells = occluded & (feats.skin > HELD_HAND_SKIN)
         if hand_cells.any():
-            by_hand = cv2.dilate(hand_cells, np.ones((3, 3), np.uint8)) > 0
+            by_hand = _beside(hand_cells)
             causes["held_chip"] = by_hand & is_chip & ~occluded & (solidity < HELD_SOLIDITY)
             occluded = occluded | causes["held_chip"]
     if feats.tinted_blob is not None:
@@ -1247,10 +1259,8 @@ def classify(
         # printing covers is part of a red chip: one whose glared half lost its colour where
         # glare was taken off, or one half under the fingers of a hand (skin on the cell)
         hidden_part = feats.skin >= HAND_SKIN
-        if feats.glare_added is not None:
-            hidden_part = hidden_part | (feats.glare_added >= GLARE_TAKEN)
-        if feats.glare_unmeasured is not None:
-            hidden_part = hidden_part | feats.glare_unmeasured
+        if feats.glared is not None:
+            hidden_part = hidden_part | feats.glared
         part_chip = is_ink & hidden_part & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
         causes["part_chip"] = part_chip
         occluded = occluded | part_chip
