@@ -76,6 +76,24 @@ class Judgement(NamedTuple):
     corner_chips: int = 0  # free corners read as chips (``_corner_chips``)
 
 
+class TrialReading(NamedTuple):
+    """A located grid tried and read (``BoardReader``): how plausible its reading is, the
+    reading, the reader's located state and the grid image it was read from, its notes, the
+    parts of its plausibility and the share of its lines one homography explains."""
+
+    plausibility: float
+    reading: BoardReading
+    state: tuple  # BoardReader._located_state() after reading it
+    grid: np.ndarray
+    notes: list[str]
+    parts: Judgement
+    lines: float
+
+    @property
+    def lens(self) -> float:
+        return self.state[BoardReader._LOCATED.index("lens")]
+
+
 def warp_grid(
     bgr: np.ndarray, quad: np.ndarray, shape: chips.CellShape | None = None, lens: float = 0.0
 ) -> np.ndarray:
@@ -329,7 +347,7 @@ class BoardReader:
     def _locate_and_read_once(self, bgr: np.ndarray, notes: list[str], deep: bool) -> BoardReading:
         """Try the best few located grids; keep the one whose reading is most plausible (the
         ink pattern matches the layout best, the fewest cells unknown)."""
-        best: tuple[float, BoardReading, tuple] | None = None
+        best: TrialReading | None = None
         calibrated = self.orientation if self._orientation_fixed else None
         # the runners-up are located only if the first grid's reading leaves doubt
         fits = locate_candidates(bgr, limit=LOCATE_CANDIDATES, deep=deep, lazily=True)
@@ -370,10 +388,10 @@ class BoardReader:
             if (
                 trial is plain_trial
                 and best is not None
-                and best[4].unknown < PLAIN_FALLBACK_UNKNOWN
+                and best.parts.unknown < PLAIN_FALLBACK_UNKNOWN
             ):
                 # its lensed twin leaves too few cells unknown for it to read clearly more
-                if best[0] >= CONFIDENT_PLAUSIBILITY:
+                if best.plausibility >= CONFIDENT_PLAUSIBILITY:
                     break
                 continue
             self.quad, self.located_by, self.lens = quad, source, lens
@@ -418,24 +436,31 @@ class BoardReader:
             self._trials.append((source, round(plausibility, 3), self._last_parts))
             # a grid a cell off whose ink matches better: the best reading is not clear
             top_match = max(top_match, self._last_parts.match)
-            best_lens = best[2][0][1] if best is not None else 0.0
+            best_lens = best.lens if best is not None else 0.0
             if trial is plain_trial and best_lens != 0.0:
                 # against its own lensed grid, the plain grid wins only by reading clearly
                 # more cells (the plausibility's other parts, the corners' likeness above
                 # all, vary more between the two than the right grid's gain)
-                better = self._last_parts.unknown < best[4].unknown - PLAIN_FALLBACK_UNKNOWN
+                better = self._last_parts.unknown < best.parts.unknown - PLAIN_FALLBACK_UNKNOWN
             else:
-                better = best is None or plausibility > best[0]
+                better = best is None or plausibility > best.plausibility
             if better or trial is plain_trial:
-                state = (self._located_state(), grid)
-                result = (plausibility, reading, state, trial_notes, self._last_parts, lines)
+                result = TrialReading(
+                    plausibility,
+                    reading,
+                    self._located_state(),
+                    grid,
+                    trial_notes,
+                    self._last_parts,
+                    lines,
+                )
                 if trial is plain_trial:
                     plain_result = result  # kept in case the lensed grid is not reported
                 if better:
                     best = result
-            if trial is last_first and best[0] >= CONFIDENT_PLAUSIBILITY:
+            if trial is last_first and best.plausibility >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
-        if deep and best is not None and best[4].unprinted > WASHED_OUT_MAX:
+        if deep and best is not None and best.parts.unprinted > WASHED_OUT_MAX:
             # found only on the closer look and its empty cells show no printing: glare or
             # haze over the board, where a washed-out chip would read as an empty cell
             best = None
@@ -455,10 +480,10 @@ class BoardReader:
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
-        _, reading, (state, grid), trial_notes, _, _ = best
-        self._take_located_state(state)
+        reading, grid = best.reading, best.grid
+        self._take_located_state(best.state)
         self._contrast0 = boundary_contrast(grid)
-        notes.extend(trial_notes)
+        notes.extend(best.notes)
         veil = estimate_veil(grid)
         if veil is not None:
             # the grid judged right is read again with the glare taken off, the light measured
@@ -636,22 +661,22 @@ def _corner_chips(symbols: np.ndarray) -> int:
     return sum(sym in CHIP_SYMBOLS for sym in corners)
 
 
-def _acceptable(best: tuple, top_match: float, calibrated: int | None) -> bool:
-    """Whether the chosen trial's reading (plausibility, reading, state, notes, judgement,
-    lines) is reported as a board: with a calibration always; otherwise when it reads
+def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) -> bool:
+    """Whether the chosen trial's reading is reported as a board: with a calibration always;
+    otherwise when it reads
     plausibly, or its ink pattern alone is clear (and no grid a cell off matches the ink
     better) with no whole edge line unreadable; never with a chip on a free corner and a whole
     edge line unreadable (a grid a cell off, its far edge line on table or margin and its
     near corners on cards holding chips)."""
     if calibrated is not None:
         return True
-    plausibility, reading, _, _, parts, lines = best
-    if parts.corner_chips > 0 and _unreadable_edge(reading):
+    parts = best.parts
+    if parts.corner_chips > 0 and _unreadable_edge(best.reading):
         return False
-    if plausibility >= PLAUSIBLE_MIN:
+    if best.plausibility >= PLAUSIBLE_MIN:
         return True
-    clear = _clear_ink(parts, corners=lines < STRONG_LINES) and parts.match >= top_match - 0.05
-    return clear and not _unreadable_edge(reading)
+    clear = _clear_ink(parts, corners=best.lines < STRONG_LINES)
+    return clear and parts.match >= top_match - 0.05 and not _unreadable_edge(best.reading)
 
 
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
