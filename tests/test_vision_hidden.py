@@ -160,6 +160,26 @@ def test_a_chip_sized_tint_beside_a_hand_is_unknown_not_an_empty_card():
     assert symbols[4, 4] == "?" and why["next_to_cover"][4, 4]
 
 
+RED = (40, 40, 200)
+
+
+def test_a_chip_colour_beside_a_cell_filled_with_it_is_unknown():
+    # measured on a rendered frame (cards, a loose red-backed card over three cells of a red
+    # board): the back's dense pattern fills one cell with red (0.99 of it) and survives a
+    # chip core's erosion in the next ones (0.24 and 0.6 red), read as red chips
+    img = _grid()
+    cv2.rectangle(img, (4 * CW, 4 * CH), (5 * CW - 1, 5 * CH - 1), RED, -1)  # the card's back
+    cv2.circle(img, (5 * CW + 12, 4 * CH + 12), 8, RED, -1)  # red beside it
+    cv2.circle(img, (5 * CW + 12, 5 * CH + 12), 8, BLUE, -1)  # a blue chip beside it
+    cv2.circle(img, (8 * CW + 12, 7 * CH + 12), 8, RED, -1)  # a red chip away from it
+    feats = chips.measure(img, ColourProfile())
+    assert feats.raw["R"][4, 4] > chips.RAW_MAX  # no chip fills its cell
+    symbols, why = _classify(feats)
+    assert symbols[4, 4] == "?" and why["colour_everywhere"][4, 4]
+    assert symbols[4, 5] == "?" and why["cover_colour"][4, 5]
+    assert symbols[5, 5] == "B" and symbols[7, 8] == "R"
+
+
 # rendered frames with hands (`companion render --hands H --board-share 0.3-0.95`, dev seeds):
 # seed, frame, art, hands, canonical cell hidden under the hand, its chip
 HIDDEN_CHIPS = [

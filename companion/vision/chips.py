@@ -1222,6 +1222,16 @@ def classify(
             held = near & ~occluded & hand_signs
             causes["next_to_cover"] |= held
             occluded = occluded | held
+            # one chip colour over a whole cell is a card's back, a sleeve, a cloth (a chip
+            # never fills its cell): that colour read as a chip beside it is more of the same
+            # thing (a red-backed card's dense pattern survives a chip core's erosion)
+            filled = causes["colour_everywhere"] & ~CORNERS
+            same = np.zeros_like(occluded)
+            for k in range(len(CHIP_SYMBOLS)):
+                if (filled & (top == k)).any():
+                    same |= _beside(filled & (top == k)) & (top == k)
+            causes["cover_colour"] = same & is_chip & ~occluded
+            occluded = occluded | causes["cover_colour"]
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
