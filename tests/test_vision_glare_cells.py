@@ -78,16 +78,18 @@ def _frame(name):
     return render_frame(spec)
 
 
-# seen frames (fin14 r0_text 0026, 0125, 0047) whose cells under glare were read `?`,
+# seen frames (fin14 r0_text 0026, 0125, 0047, 0199) whose cells under glare were read `?`,
 # though the glare hides nothing there: a spot clipping 0.63-0.69 of three cells around their
 # printing; 57 levels of glare taken off a cell whose lines stayed faded (two of four gone,
-# none clipped); 75 levels taken off an edge cell, one line gone, its border 0.29 clipped
+# none clipped); 75 levels taken off an edge cell, one line gone, its border 0.29 clipped;
+# a blue and a green chip beside a glared chip cell whose lines faded (no cover near)
 @pytest.mark.parametrize(
     "name",
     [
         "glare_clipped_around_print_spec.json",
         "glare_faded_lines_spec.json",
         "glare_faded_border_spec.json",
+        "glare_beside_chips_spec.json",
     ],
 )
 def test_cells_under_glare_that_hides_nothing_are_read(name):

@@ -1258,6 +1258,9 @@ def classify(
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )
+        # ... and a solid chip beside glare alone shows what it holds (glare pales a chip,
+        # never turns it into another): the veil's signs warn of chips washed out, not of it
+        causes["next_to_cover"] &= ~(solid_chip & ~near_cover)
         occluded = occluded | causes["next_to_cover"]
         if covers:
             # signs of a hand's cover only (left out when judging a located grid): a chip held
