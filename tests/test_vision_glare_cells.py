@@ -112,3 +112,16 @@ def test_chips_hidden_in_clipped_white_are_never_read_empty(name):
         assert cells[r][c] in (truth.cells[r][c], "?")
     for got_row, want_row in zip(cells, truth.cells, strict=True):
         assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))
+
+
+def test_a_red_chip_turned_pink_by_glare_is_never_read_empty():
+    # a fresh glare frame (dev seed 7950001, frame 119): 34 levels of glare taken off a red
+    # chip left it salmon-pink, too little red through the erosion for a chip, and it read as
+    # an empty cell; its tint still fills a chip's disc (0.28 of the cell after the erosion by
+    # a chip's core), which printed red turned pink never does
+    image, truth = _frame("glare_pink_red_chip_spec.json")
+    assert truth.cells[3][9] == "R" and not truth.occluded[3][9]
+    cells = BoardReader().read(image).cells
+    assert cells[3][9] in ("R", "?")
+    for got_row, want_row in zip(cells, truth.cells, strict=True):
+        assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))

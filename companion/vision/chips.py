@@ -30,7 +30,7 @@ from companion.vision.colour import (
     local_whites,
     tinted_mask,
 )
-from companion.vision.glare import Veil, chip_room, estimate_veil, remove_veil
+from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
 from companion.vision.stats import percentile_u8
 
 CELL = 24  # pixels per cell side in the grid image
@@ -405,6 +405,7 @@ GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of 
 GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pink under glare
 # too, but in strokes, which an erosion by a chip's core removes; a cell clipped more than
 # GLARED_PRINT may hide a whole chip washed out in the clipped part, printing showing around it)
+GLARED_RED = 0.2  # red over this much of a glared cell: its tint's disc is looked at
 GLARE_FADES = 40.0  # grey levels of glare taken off a cell that leave its lines faded ...
 FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell hides more)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
@@ -780,6 +781,9 @@ def measure(
     doubt = np.zeros((10, 10), bool)
     if veil is not None and feats.veil_tint is not None:
         doubt = feats.glared & (feats.veil_tint >= GLARED_TINT)
+    if veil is not None:
+        # ... and red under glare: printing, or a red chip turned pink
+        doubt |= feats.glared & (feats.raw["R"] >= GLARED_RED)
     red = feats.chip["R"]
     band = (red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])
     core = _chip_core(shape)
@@ -792,16 +796,19 @@ def measure(
             lambda box: tinted_mask(hsv[box], profile), doubt | band, shape, core
         )
     if veil is not None:
-        feats.clip_room = _clip_room(masks["glare"], feats, shape)
+        feats.clip_room = _clip_room(grid_bgr, feats, shape)
     return feats
 
 
-def _clip_room(clipped: np.ndarray, feats: CellFeatures, shape: CellShape) -> np.ndarray | None:
+def _clip_room(grid_bgr: np.ndarray, feats: CellFeatures, shape: CellShape) -> np.ndarray | None:
     """:func:`glare.chip_room` of a chip-sized disc on the glared cells clipped over
-    ``GLARED_PRINT`` (None where there are none)."""
+    ``GLARED_PRINT`` (None where there are none), in the pixels at least ``CHANNEL_CLIPPED``
+    in every channel: sensor noise and JPEG pit a clipped area below 255, and a pitted area
+    would leave no room for a disc where a whole chip lies washed out."""
     cells = feats.glared & (feats.glare >= GLARED_PRINT)
     if not cells.any():
         return None
+    clipped = cv2.inRange(grid_bgr, (CHANNEL_CLIPPED,) * 3, (255, 255, 255))
     diameter = int(round(CLIP_ROOM_DISC * min(shape.w, shape.h))) | 1
     # the other cells are not looked at: as if a chip could hide there
     return np.where(cells, chip_room(clipped, cells, shape.w, shape.h, diameter), 1.0)
@@ -810,11 +817,13 @@ def _clip_room(clipped: np.ndarray, feats: CellFeatures, shape: CellShape) -> np
 def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
     """Cells (10x10 bool) whose clipped part cannot hide a whole chip washed out: clipped
     less than ``GLARED_PRINT``, or more with no room for a chip-sized disc in the clipped part
-    (``CellFeatures.clip_room``: a glare spot clipped around the printing, not over a chip)."""
+    (``CellFeatures.clip_room``: a glare spot clipped around the printing, not over a chip)
+    and at most ``FADED_EDGES`` of the four lines gone."""
     little = feats.glare < GLARED_PRINT
     if feats.clip_room is None:
         return little
-    return little | (feats.clip_room <= CLIP_ROOM_MAX)
+    # (a white card clipped over the cell hides more than two of its four lines)
+    return little | ((feats.clip_room <= CLIP_ROOM_MAX) & (feats.edges_missing <= FADED_EDGES))
 
 
 def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
@@ -1304,6 +1313,17 @@ def classify(
             & (raw_best >= WASHED_RING_RED)
         )
         occluded = occluded | causes["washed_red"]
+    if covers and feats.glared is not None and feats.tint_core is not None:
+        # a red chip turned pink by glare (taken off or not) keeps too little red through the
+        # erosion for a chip, and reads as ink or empty; its tint still fills a chip's disc,
+        # which printed strokes turned pink never do
+        causes["pink_disc"] = (
+            (is_ink | is_empty)
+            & (feats.raw["R"] >= GLARED_RED)
+            & feats.glared
+            & (feats.tint_core >= TINT_DISC_MIN)
+        )
+        occluded = occluded | causes["pink_disc"]
     if covers:
         # red "ink" spread over more of its cell than this board's own printing and than bold
         # printing covers is part of a red chip: one whose glared half lost its colour where
