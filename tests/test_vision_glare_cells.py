@@ -100,8 +100,17 @@ def test_cells_under_glare_that_hides_nothing_are_read(name):
 
 # frames where glare or a clipped white card hides chips: a spot clipping a red and a blue
 # chip whole (fin14 r0_text 0045); a loose white card clipped white over a blue and a red
-# chip, its own red heart showing like printing (hd4 text 0034)
-@pytest.mark.parametrize("name", ["glare_clipped_chips_spec.json", "clipped_white_card_spec.json"])
+# chip, its own red heart showing like printing (hd4 text 0034); two red chips washed out
+# to a pale tint by glare on a board lit close to clipping, where nothing can be taken off
+# (fin15 r0_text 0035: read empty before)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "glare_clipped_chips_spec.json",
+        "clipped_white_card_spec.json",
+        "glare_washed_chips_spec.json",
+    ],
+)
 def test_chips_hidden_in_clipped_white_are_never_read_empty(name):
     image, truth = _frame(name)
     hidden = np.asarray(truth.occluded, bool)

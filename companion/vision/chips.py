@@ -1324,6 +1324,17 @@ def classify(
             & (feats.tint_core >= TINT_DISC_MIN)
         )
         occluded = occluded | causes["pink_disc"]
+    if covers and feats.glare_unmeasured is not None and feats.black is not None:
+        # glare on a board lit close to clipping is not taken off: a chip it washed out keeps
+        # only a broad pale tint, its darkest level lifted with the card's (a card's printing
+        # under the same glare keeps its strokes, and no broad tint)
+        causes["washed_unmeasured"] = (
+            (is_ink | is_empty)
+            & feats.glare_unmeasured
+            & (feats.black >= VEIL_BLACK)
+            & (feats.veil_tint >= WASHED_TINT)
+        )
+        occluded = occluded | causes["washed_unmeasured"]
     if covers:
         # red "ink" spread over more of its cell than this board's own printing and than bold
         # printing covers is part of a red chip: one whose glared half lost its colour where
