@@ -406,7 +406,7 @@ GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pi
 # too, but in strokes, which an erosion by a chip's core removes; a cell clipped more than
 # GLARED_PRINT may hide a whole chip washed out in the clipped part, printing showing around it)
 GLARED_RED = 0.2  # red over this much of a glared cell: its tint's disc is looked at
-GLARE_FADES = 40.0  # grey levels of glare taken off a cell that leave its lines faded ...
+GLARE_FADES = 30.0  # grey levels of glare taken off a cell that leave its lines faded ...
 FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell hides more)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
