@@ -30,7 +30,7 @@ from companion.vision.colour import (
     local_whites,
     tinted_mask,
 )
-from companion.vision.glare import Veil, estimate_veil, remove_veil
+from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
 from companion.vision.stats import percentile_u8
 
 CELL = 24  # pixels per cell side in the grid image
@@ -136,6 +136,10 @@ class CellFeatures:
     ring_clipped: np.ndarray | None = None
     # ``ring`` without an edge cell's side facing the board's margin (equal to it elsewhere)
     ring_inside: np.ndarray | None = None
+    # on glared cells clipped over ``GLARED_PRINT``, the share of the cell where a chip-sized
+    # disc fits whole in the clipped part (``glare.chip_room``; 1 on the other cells); None:
+    # no such cell
+    clip_room: np.ndarray | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -401,6 +405,13 @@ GLARED_TINT = 0.05  # ... and no washed-out chip's broad pale tint over more of 
 GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pink under glare
 # too, but in strokes, which an erosion by a chip's core removes; a cell clipped more than
 # GLARED_PRINT may hide a whole chip washed out in the clipped part, printing showing around it)
+GLARED_RED = 0.2  # red over this much of a glared cell: its tint's disc is looked at
+GLARE_FADES = 30.0  # grey levels of glare taken off a cell that leave its lines faded ...
+FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell hides more)
+CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
+# (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
+CLIP_ROOM_MAX = 0.0  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
+# that disc than this holds no chip washed out whole, and shows its printing
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
@@ -770,6 +781,9 @@ def measure(
     doubt = np.zeros((10, 10), bool)
     if veil is not None and feats.veil_tint is not None:
         doubt = feats.glared & (feats.veil_tint >= GLARED_TINT)
+    if veil is not None:
+        # ... and red under glare: printing, or a red chip turned pink
+        doubt |= feats.glared & (feats.raw["R"] >= GLARED_RED)
     red = feats.chip["R"]
     band = (red >= CHIP_MIN) & (red < RED_CORE_MIN) & (red < SOLIDITY_MIN * feats.raw["R"])
     core = _chip_core(shape)
@@ -781,7 +795,46 @@ def measure(
         feats.tint_core = _disc_cells(
             lambda box: tinted_mask(hsv[box], profile), doubt | band, shape, core
         )
+    if veil is not None:
+        feats.clip_room = _clip_room(grid_bgr, feats, shape)
     return feats
+
+
+def _clip_room(grid_bgr: np.ndarray, feats: CellFeatures, shape: CellShape) -> np.ndarray | None:
+    """:func:`glare.chip_room` of a chip-sized disc on the glared cells clipped over
+    ``GLARED_PRINT`` (None where there are none), in the pixels at least ``CHANNEL_CLIPPED``
+    in every channel: sensor noise and JPEG pit a clipped area below 255, and a pitted area
+    would leave no room for a disc where a whole chip lies washed out."""
+    cells = feats.glared & (feats.glare >= GLARED_PRINT)
+    if not cells.any():
+        return None
+    clipped = cv2.inRange(grid_bgr, (CHANNEL_CLIPPED,) * 3, (255, 255, 255))
+    diameter = int(round(CLIP_ROOM_DISC * min(shape.w, shape.h))) | 1
+    # the other cells are not looked at: as if a chip could hide there
+    return np.where(cells, chip_room(clipped, cells, shape.w, shape.h, diameter), 1.0)
+
+
+def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
+    """Cells (10x10 bool) whose clipped part cannot hide a whole chip washed out: clipped
+    less than ``GLARED_PRINT``, or more with no room for a chip-sized disc in the clipped part
+    (``CellFeatures.clip_room``: a glare spot clipped around the printing, not over a chip)
+    and at most ``FADED_EDGES`` of the four lines gone."""
+    little = feats.glare < GLARED_PRINT
+    if feats.clip_room is None:
+        return little
+    # (a white card clipped over the cell hides more than two of its four lines)
+    return little | ((feats.clip_room <= CLIP_ROOM_MAX) & (feats.edges_missing <= FADED_EDGES))
+
+
+def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
+    """Of the cells ``taken`` to show what they hold under glare taken off, those where the
+    light taken off (``GLARE_FADES`` grey levels or more) explains boundaries and a border
+    still faded: taking the glare off is exact only at the cells' centres, and a boundary
+    line is thinner than the spot's change of light across it. A card or paper lying over
+    the cell hides more than two of its four lines; a hand shows its skin (``taken`` has none)."""
+    if feats.glare_added is None:
+        return np.zeros_like(taken)
+    return taken & (feats.glare_added >= GLARE_FADES) & (feats.edges_missing <= FADED_EDGES)
 
 
 def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
@@ -982,7 +1035,7 @@ def classify(
                     | clear
                     | (
                         printed
-                        & (feats.glare < GLARED_PRINT)
+                        & _no_chip_in_clipping(feats)
                         & ((feats.veil_tint < GLARED_TINT) | (disc < GLARED_DISC))
                     )
                 )
@@ -993,6 +1046,9 @@ def classify(
             lines_clipped = taken
             if feats.ring_clipped is not None:
                 lines_clipped = taken & (feats.ring_clipped >= RING_CLIPPED)
+            # ... or where so much light was taken off that the lines it faded may not come
+            # back whole, and at least two of them still show (a card over a cell hides more)
+            lines_clipped |= _faded_by_glare(feats, taken)
             border_veiled = veiled | (taken & ((feats.edges_missing == 0) | lines_clipped))
             veiled |= lines_clipped
         border_veiled = border_veiled | over_exposed
@@ -1211,6 +1267,9 @@ def classify(
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )
+        # ... and a solid chip beside glare alone shows what it holds (glare pales a chip,
+        # never turns it into another): the veil's signs warn of chips washed out, not of it
+        causes["next_to_cover"] &= ~(solid_chip & ~near_cover)
         occluded = occluded | causes["next_to_cover"]
         if covers:
             # signs of a hand's cover only (left out when judging a located grid): a chip held
@@ -1264,6 +1323,28 @@ def classify(
             & (raw_best >= WASHED_RING_RED)
         )
         occluded = occluded | causes["washed_red"]
+    if covers and feats.glared is not None and feats.tint_core is not None:
+        # a red chip turned pink by glare (taken off or not) keeps too little red through the
+        # erosion for a chip, and reads as ink or empty; its tint still fills a chip's disc,
+        # which printed strokes turned pink never do
+        causes["pink_disc"] = (
+            (is_ink | is_empty)
+            & (feats.raw["R"] >= GLARED_RED)
+            & feats.glared
+            & (feats.tint_core >= TINT_DISC_MIN)
+        )
+        occluded = occluded | causes["pink_disc"]
+    if covers and feats.glare_unmeasured is not None and feats.black is not None:
+        # glare on a board lit close to clipping is not taken off: a chip it washed out keeps
+        # only a broad pale tint, its darkest level lifted with the card's (a card's printing
+        # under the same glare keeps its strokes, and no broad tint)
+        causes["washed_unmeasured"] = (
+            (is_ink | is_empty)
+            & feats.glare_unmeasured
+            & (feats.black >= VEIL_BLACK)
+            & (feats.veil_tint >= WASHED_TINT)
+        )
+        occluded = occluded | causes["washed_unmeasured"]
     if covers:
         # red "ink" spread over more of its cell than this board's own printing and than bold
         # printing covers is part of a red chip: one whose glared half lost its colour where
