@@ -1,0 +1,83 @@
+"""What a board's own look puts on every cell alike is no cover: a fold crease along a whole row
+of cells, a board whose gaps print a chip's colour, warm light that tints every printed red."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from companion.vision import chips
+from companion.vision.colour import ColourProfile
+
+CW = CH = 24
+
+
+def _board():
+    """Printed cards (black and red sevens) on grey gaps."""
+    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x, y = c * CW, r * CH
+            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
+            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
+            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
+    return img
+
+
+def test_a_crease_along_a_whole_row_is_the_boards_not_a_cover():
+    img = _board()
+    y = 4 * CH + CH - 4  # a brown fold line inside the bottom ring of every cell of row 5
+    img[y : y + 2, :] = (40, 90, 150)
+    feats = chips.measure(img, ColourProfile())
+    assert feats.ring[4].min() > 0.05  # every border of the row shows the line ...
+    assert feats.ring_off_lines[4].max() < 0.02  # ... which the board's line explains
+    symbols, _ = chips.classify(feats)
+    assert (symbols[4, 1:9] == ".").all()
+
+
+def test_a_foreign_border_on_a_few_cells_is_still_a_cover():
+    img = _board()
+    img[3 * CH - 6 : 5 * CH + 6, 3 * CW - 6 : 5 * CW + 6] = (60, 110, 190)  # a sleeve over 4
+    cv2.rectangle(img, (3 * CW + 3, 3 * CH + 3), (5 * CW - 4, 5 * CH - 4), (232, 236, 238), -1)
+    feats = chips.measure(img, ColourProfile())
+    # the sleeve's edge lies on the borders of the cells around, not along whole lines
+    assert feats.ring_off_lines[2, 3] > 0.2 and feats.ring_off_lines[5, 4] > 0.2
+
+
+def test_a_strip_over_all_of_an_edge_column_is_no_line():
+    # a grid a cell off: its edge column on the table, foreign all round each cell there
+    foreign = np.zeros((10, 10, 40), bool)
+    foreign[:, 9] = True
+    off = chips.off_board_lines(foreign.reshape(100, 40))
+    assert (off[:, 9] > 0.9).all() and off[:, :9].max() == 0
+    # ... while a thin line along the same column is the board's
+    foreign[:, 9] = False
+    foreign[:, 9, :8] = True
+    assert chips.off_board_lines(foreign.reshape(100, 40)).max() == 0
+
+
+def test_chip_colour_on_every_border_of_a_navy_board_is_the_boards():
+    img = _board()
+    img[(np.arange(10 * CH) % CH < 2) | (np.arange(10 * CH) % CH >= CH - 2), :] = (110, 50, 20)
+    feats = chips.measure(img, ColourProfile())
+    ring_chip = np.full((10, 10), 0.55, np.float32)  # the navy gaps read blue all round
+    ring_chip[4, 4] = 0.8  # and a chip off-centre over one border
+    symbols, _ = chips.classify(replace(feats, ring_chip=ring_chip))
+    assert symbols[4, 4] == "."
+    ring_chip[4, 4] = 0.95  # blue over nearly all of it: a sleeve, not the board's gaps
+    symbols, _ = chips.classify(replace(feats, ring_chip=ring_chip))
+    assert symbols[4, 4] == "?"
+
+
+def test_warm_light_lets_a_big_printed_pip_show_the_boards_skin():
+    img = _board()
+    cv2.circle(img, (4 * CW + CW // 2, 4 * CH + CH // 2), 5, (40, 40, 210), -1)  # an ace's pip
+    feats = chips.measure(img, ColourProfile())
+    assert chips.classify(feats)[0][4, 4] == "."
+    warm = np.full((10, 10), 0.12, np.float32)  # warm light: skin-coloured edges everywhere
+    symbols, _ = chips.classify(replace(feats, skin=warm))
+    assert symbols[4, 4] == "."
+    cold = np.zeros((10, 10), np.float32)
+    cold[4, 4] = 0.12  # the same skin on that cell alone: an orange-leaning red chip's
+    symbols, _ = chips.classify(replace(feats, skin=cold))
+    assert symbols[4, 4] != "."
