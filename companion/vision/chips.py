@@ -138,7 +138,7 @@ class CellFeatures:
     # ``ring`` without an edge cell's side facing the board's margin (equal to it elsewhere)
     ring_inside: np.ndarray | None = None
     # ``ring`` without the foreign strips that run along a whole row or column of cells (a
-    # fold crease, a grid line a little off): ``off_board_lines``
+    # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
 
     @property
@@ -363,7 +363,7 @@ def ring_anomalies(
     """Per cell, the fraction of its border ring in colours the board's rings do not show;
     and (given ``outer``, 100 x ring bool: the sides of the edge cells that face the board's
     margin) the same without those sides, else None; and (with ``lines``) the same without
-    what the board's own lines explain (:func:`off_board_lines`), else None.
+    what the board's own lines explain (:func:`off_board_lines`), None if no line shows.
 
     Every cell's border shows the same few colours (the gap, the card's edge, a printed line),
     the ``palette`` from :func:`ring_palette`. An arm, a hand or a sleeve crossing a cell brings
@@ -400,10 +400,10 @@ LINE_MAX = 0.6  # a line covers at most this share of a cell's ring (a grid a ce
 LINE_CELLS = 6  # ... and shows in the same place of the ring of this many cells of ten
 
 
-def off_board_lines(foreign: np.ndarray) -> np.ndarray:
+def off_board_lines(foreign: np.ndarray) -> np.ndarray | None:
     """Per cell (10x10 float), the share of its border ring foreign (``foreign``: 100 x ring
     bool, the same ring pixel order in every cell) beyond what the board's own lines explain,
-    less the typical cell's.
+    less the typical cell's; None where the board shows no such line.
 
     A fold crease, a printed rule or a grid line a little off (a lens, a warped board) runs
     along a whole row or column of cells: most cells there show a foreign pixel at the same
@@ -411,12 +411,14 @@ def off_board_lines(foreign: np.ndarray) -> np.ndarray:
     are the line's, unless they make up more than ``LINE_MAX`` of the ring (a whole strip of
     table or margin: a grid a cell off). A hand or an arm lies over a few cells of a line, or
     over a cell's ring all round."""
-    cells = foreign.reshape(10, 10, -1)
-    along_row = cells.sum(axis=1, dtype=np.int32) >= LINE_CELLS  # 10 rows x ring
-    along_col = cells.sum(axis=0, dtype=np.int32) >= LINE_CELLS  # 10 columns x ring
+    cells = foreign.view(np.uint8).reshape(10, 10, -1)
+    along_row = cells.sum(axis=1, dtype=np.uint8) >= LINE_CELLS  # 10 rows x ring
+    along_col = cells.sum(axis=0, dtype=np.uint8) >= LINE_CELLS  # 10 columns x ring
     along_row[along_row.mean(axis=1) > LINE_MAX] = False
     along_col[along_col.mean(axis=1) > LINE_MAX] = False
-    left = cells & ~along_row[:, None, :] & ~along_col[None, :, :]
+    if not (along_row.any() or along_col.any()):
+        return None
+    left = foreign.reshape(10, 10, -1) & ~along_row[:, None, :] & ~along_col[None, :, :]
     share = left.mean(axis=2, dtype=np.float32)
     typical = float(np.partition(share.ravel(), 50)[50])
     return np.clip(share - typical, 0, 1)
