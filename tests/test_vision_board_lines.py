@@ -26,13 +26,17 @@ def _board():
 
 def test_a_crease_along_a_whole_row_is_the_boards_not_a_cover():
     img = _board()
-    y = 4 * CH + CH - 4  # a brown fold line inside the bottom ring of every cell of row 5
-    img[y : y + 2, :] = (40, 90, 150)
+    y = 4 * CH + CH - 3  # a brown fold line over the bottom ring of every cell of row 5
+    img[y : y + 3, :] = (40, 90, 150)
+    img[:, 1:3] = (40, 90, 150)  # ... and the grid a little off along the left edge
     feats = chips.measure(img, ColourProfile())
-    assert feats.ring[4].min() > 0.05  # every border of the row shows the line ...
-    assert feats.ring_off_lines[4].max() < 0.02  # ... which the board's line explains
+    assert feats.ring[4].min() > 0.05 and feats.ring[4, 0] > chips.RING_MAX  # a cover's?
+    assert feats.ring_off_lines[4].max() < 0.02  # ... no: the board's lines explain it
     symbols, _ = chips.classify(feats)
-    assert (symbols[4, 1:9] == ".").all()
+    assert (symbols[4, :9] == ".").all()
+    # without the lines taken off, the edge cell where both meet reads as covered
+    symbols, _ = chips.classify(replace(feats, ring_off_lines=None))
+    assert symbols[4, 0] == "?"
 
 
 def test_a_foreign_border_on_a_few_cells_is_still_a_cover():

@@ -392,7 +392,10 @@ def ring_anomalies(
         kept = (~outer).sum(axis=1)
         inside_share = (foreign & ~outer).sum(axis=1) / np.maximum(kept, 1)
         inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
-    off_lines = off_board_lines(foreign) if lines else None
+    off_lines = None
+    if lines and (share - typical > RING_MAX)[~CORNERS].any():
+        # (only a border foreign enough for a cover needs the lines taken off)
+        off_lines = off_board_lines(foreign)
     return RingAnomalies(np.clip(share - typical, 0, 1), inside, off_lines)
 
 
@@ -899,7 +902,9 @@ def _border_colour_limit(ring_chip: np.ndarray, empty: np.ndarray) -> float | np
     """The share of a cell's border in chip colours above which more than a chip lies there
     (``RING_CHIP_MAX``), of what this board's own empty cells leave free: a board whose gaps
     print a chip's colour (navy, green) shows it on every border already."""
-    if ring_chip.shape != CORNERS.shape or np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+    if ring_chip.shape != CORNERS.shape or not (ring_chip > RING_CHIP_MAX).any():
+        return RING_CHIP_MAX  # (the limit is never lower)
+    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
         return RING_CHIP_MAX
     board = min(max(float(_middle(ring_chip[empty & ~CORNERS], 0)), 0.0), 1.0)
     return board + RING_CHIP_MAX * (1.0 - board)
@@ -908,11 +913,14 @@ def _border_colour_limit(ring_chip: np.ndarray, empty: np.ndarray) -> float | np
 PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
 
 
-def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray) -> float:
+def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> float:
     """How much skin-coloured pixels a cell holding one big printed pip may show: ``PIP_SKIN``
     above what this board's empty cells typically show (warm light turns the edges of every
-    printed red, and much of the card, skin-coloured)."""
-    if skin.shape != CORNERS.shape or np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+    printed red, and much of the card, skin-coloured); measured only when a ``red`` cell
+    shows more skin than ``PIP_SKIN``."""
+    if skin.shape != CORNERS.shape or not (red & (skin >= PIP_SKIN)).any():
+        return PIP_SKIN
+    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
         return PIP_SKIN
     return float(_middle(skin[empty & ~CORNERS], 0)) + PIP_SKIN
 
@@ -1167,7 +1175,7 @@ def classify(
                 (best < CHIP_MIN)
                 & not_solid
                 & (raw_best < PIP_RAW_MAX)
-                & (feats.skin < _pip_skin_limit(feats.skin, is_empty))
+                & (feats.skin < _pip_skin_limit(feats.skin, is_empty, red & ~is_empty))
                 & (feats.edges_missing == 0)
                 # ... and not a clipped cell with a broad pale tint: glare shrinks a washed-out
                 # chip's red to a pip's size but leaves its pale disc
