@@ -1,5 +1,5 @@
 """What a board's own look puts on every cell alike is no cover: a fold crease along a whole row
-of cells, a board whose gaps print a chip's colour, warm light that tints every printed red."""
+of cells, warm light that tints every printed red."""
 
 from dataclasses import replace
 
@@ -59,19 +59,6 @@ def test_a_strip_over_all_of_an_edge_column_is_no_line():
     foreign[:, 9] = False
     foreign[:, 9, :8] = True
     assert chips.off_board_lines(foreign.reshape(100, 40)).max() == 0
-
-
-def test_chip_colour_on_every_border_of_a_navy_board_is_the_boards():
-    img = _board()
-    img[(np.arange(10 * CH) % CH < 2) | (np.arange(10 * CH) % CH >= CH - 2), :] = (110, 50, 20)
-    feats = chips.measure(img, ColourProfile())
-    ring_chip = np.full((10, 10), 0.55, np.float32)  # the navy gaps read blue all round
-    ring_chip[4, 4] = 0.8  # and a chip off-centre over one border
-    symbols, _ = chips.classify(replace(feats, ring_chip=ring_chip))
-    assert symbols[4, 4] == "."
-    ring_chip[4, 4] = 0.95  # blue over nearly all of it: a sleeve, not the board's gaps
-    symbols, _ = chips.classify(replace(feats, ring_chip=ring_chip))
-    assert symbols[4, 4] == "?"
 
 
 def test_warm_light_lets_a_big_printed_pip_show_the_boards_skin():

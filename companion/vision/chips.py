@@ -898,18 +898,6 @@ def _board_level(
     return min(most, max(least, board + margin))
 
 
-def _border_colour_limit(ring_chip: np.ndarray, empty: np.ndarray) -> float | np.ndarray:
-    """The share of a cell's border in chip colours above which more than a chip lies there
-    (``RING_CHIP_MAX``), of what this board's own empty cells leave free: a board whose gaps
-    print a chip's colour (navy, green) shows it on every border already."""
-    if ring_chip.shape != CORNERS.shape or not (ring_chip > RING_CHIP_MAX).any():
-        return RING_CHIP_MAX  # (the limit is never lower)
-    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
-        return RING_CHIP_MAX
-    board = min(max(float(_middle(ring_chip[empty & ~CORNERS], 0)), 0.0), 1.0)
-    return board + RING_CHIP_MAX * (1.0 - board)
-
-
 PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
 
 
@@ -1081,7 +1069,7 @@ def classify(
         "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
         "dark_object": feats.dark_blob > DARK_BLOB_MAX,
-        "colour_on_border": feats.ring_chip > _border_colour_limit(feats.ring_chip, is_empty),
+        "colour_on_border": feats.ring_chip > RING_CHIP_MAX,
         "colour_everywhere": raw_best > RAW_MAX,
     }
     if covers:
