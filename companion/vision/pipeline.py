@@ -580,7 +580,7 @@ class BoardReader:
                 corners_alike=round(corners_alike, 3),
                 unprinted=round(_unprinted_share(plain, feats), 3),
                 corner_chips=_corner_chips(plain),
-                edge_unknown=bool(margin_lines(strict == "?").any()),
+                edge_unknown=_unreadable_edge(strict),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -634,11 +634,12 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def _unreadable_edge(reading: BoardReading) -> bool:
-    """A whole edge line of the reading (its 8 inner cells) is `?`: on a grid that reads only
-    faintly, that line is most likely table or margin seen through a grid with the wrong pitch
-    (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on the unknowns)."""
-    return bool(margin_lines(np.array([list(row) for row in reading.cells]) == "?").any())
+def _unreadable_edge(symbols: np.ndarray) -> bool:
+    """A whole edge line of a reading's symbols (10x10, its 8 inner cells) is `?`: on a grid
+    that reads only faintly, that line is most likely table or margin seen through a grid with
+    the wrong pitch (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on
+    the unknowns)."""
+    return bool(margin_lines(np.asarray(symbols) == "?").any())
 
 
 def _moved_copy(source: str) -> bool:
