@@ -117,20 +117,20 @@ def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     feats = chips.measure(img, ColourProfile())
     ring = feats.ring.copy()
     ring[6, 9] = 0.38
-    lone, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring))
+    lone, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert lone[6, 9] == "B"
     # a border that foreign is still a cover when the neighbour's border is foreign too (a
     # hand or a sleeve is bigger than one cell) or when skin is on the chip
     ring[7, 9] = 0.38
-    big, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring))
+    big, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert big[6, 9] == "?"
     ring[7, 9] = feats.ring[7, 9]
     skin = feats.skin.copy()
     skin[6, 9] = 0.1
-    held, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring, skin=skin))
+    held, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, skin=skin))
     assert held[6, 9] == "?"
     ring[6, 9] = 0.5  # more foreign than any chip makes its border
-    far, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring))
+    far, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert far[6, 9] == "?"
 
 
@@ -142,11 +142,11 @@ def test_two_off_centre_chips_side_by_side_are_both_read():
     feats = chips.measure(img, ColourProfile())
     ring = feats.ring.copy()
     ring[6, 9], ring[7, 9] = 0.38, 0.4
-    pair, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring))
+    pair, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert (pair[6, 9], pair[7, 9]) == ("B", "G")
     # ... but not when the neighbour's border is more foreign than a chip makes it
     ring[7, 9] = 0.5
-    covered, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring))
+    covered, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert covered[6, 9] == "?"
 
 

@@ -94,7 +94,7 @@ def test_a_hand_spreads_its_cover_over_the_cells_its_skin_crosses():
     feats = _covered(chips.measure(_grid(), ColourProfile()), (4, 3))
     ring = feats.ring.copy()
     ring[4, 5] = 0.2  # a faint sign of something foreign two cells from the cover
-    feats = replace(feats, ring=ring, ring_inside=ring, ring_off_lines=ring)
+    feats = replace(feats, ring=ring, ring_inside=ring)
     symbols, _ = _classify(feats)
     assert symbols[4, 3] == "?" and symbols[4, 5] == "."  # too far from the cover
     # the hand runs on over (4, 4): skin over a third of it
