@@ -1,5 +1,5 @@
 """What a board's own look puts on every cell alike is no cover: a fold crease along a whole row
-of cells, warm light that tints every printed red."""
+of cells, a board whose gaps print a chip's colour, warm light that tints every printed red."""
 
 from dataclasses import replace
 
@@ -59,6 +59,23 @@ def test_a_strip_over_all_of_an_edge_column_is_no_line():
     foreign[:, 9] = False
     foreign[:, 9, :8] = True
     assert chips.off_board_lines(foreign.reshape(100, 40)).max() == 0
+
+
+def test_a_navy_boards_gaps_on_a_chips_border_are_the_boards_but_a_card_back_is_no_chip():
+    img = _board()
+    cv2.circle(img, (4 * CW + CW // 2, 4 * CH + CH // 2), 8, (170, 70, 20), -1)  # a blue chip
+    cv2.rectangle(img, (6 * CW + 3, 6 * CH + 3), (7 * CW - 4, 7 * CH - 4), (170, 70, 20), -1)
+    feats = chips.measure(img, ColourProfile())
+    ring_chip = np.full((10, 10), 0.55, np.float32)  # the navy gaps read blue all round
+    ring_chip[4, 4] = ring_chip[6, 6] = 0.8  # the chip over its border; a blue card's back
+    why = {}
+    symbols, _ = chips.classify(replace(feats, ring_chip=ring_chip), why=why)
+    assert symbols[4, 4] == "B"
+    assert symbols[6, 6] == "?" and why["colour_on_border"][6, 6]  # it fills more than a disc
+    plain = np.zeros((10, 10), np.float32)  # a grey board: that much blue is more than a chip
+    plain[4, 4] = 0.8
+    symbols, _ = chips.classify(replace(feats, ring_chip=plain))
+    assert symbols[4, 4] == "?"
 
 
 def test_warm_light_lets_a_big_printed_pip_show_the_boards_skin():

@@ -898,6 +898,27 @@ def _board_level(
     return min(most, max(least, board + margin))
 
 
+DISC_MAX = 0.5  # a chip's disc keeps at most about this share through the erosion (median 0.38)
+DISC_RAW_MAX = 0.7  # ... and covers at most about this much of its cell (median 0.63); a card's
+# back lying over the cell fills more of it (seen: >= 0.53 and 0.73)
+
+
+def _border_colour_limit(
+    ring_chip: np.ndarray, empty: np.ndarray, disc: np.ndarray
+) -> float | np.ndarray:
+    """The share of a cell's border in chip colours above which more than a chip lies there:
+    ``RING_CHIP_MAX``; for a cell whose colour is a chip-sized disc (``disc``, 10x10 bool),
+    ``RING_CHIP_MAX`` of what this board's empty cells' borders leave free: a board whose gaps
+    print a chip's colour (navy, green) shows it on every border already. A card's back of the
+    gaps' colour lying over cells fills them more than a disc does, and keeps the plain limit."""
+    if ring_chip.shape != CORNERS.shape or not (ring_chip > RING_CHIP_MAX).any():
+        return RING_CHIP_MAX  # (the limit is never lower)
+    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+        return RING_CHIP_MAX
+    board = min(max(float(_middle(ring_chip[empty & ~CORNERS], 0)), 0.0), 1.0)
+    return np.where(disc, board + RING_CHIP_MAX * (1.0 - board), RING_CHIP_MAX)
+
+
 PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
 
 
@@ -1069,7 +1090,10 @@ def classify(
         "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
         "dark_object": feats.dark_blob > DARK_BLOB_MAX,
-        "colour_on_border": feats.ring_chip > RING_CHIP_MAX,
+        "colour_on_border": feats.ring_chip
+        > _border_colour_limit(
+            feats.ring_chip, is_empty, (best <= DISC_MAX) & (raw_best <= DISC_RAW_MAX)
+        ),
         "colour_everywhere": raw_best > RAW_MAX,
     }
     if covers:
