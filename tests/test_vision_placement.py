@@ -11,7 +11,6 @@ from companion.vision.colour import ColourProfile
 from companion.vision.geometry import screen_quad
 from companion.vision.pipeline import _unreadable_edge, shifted_quad, warp_grid
 from companion.vision.placement import chip_discs, chip_placement
-from companion.vision.reading import BoardReading
 
 CELL_W, CELL_H = 30, 24
 
@@ -76,11 +75,11 @@ def test_one_big_round_thing_does_not_condemn_the_grid():
 
 def test_a_whole_edge_line_unreadable_is_told_apart_from_scattered_unknowns():
     rows = ["*........*"] + [".........."] * 8 + ["*????????*"]
-    assert _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=rows))
+    assert _unreadable_edge(np.array([list(row) for row in rows]))
     cols = ["*........*"] + ["?........."] * 8 + ["*........*"]
-    assert _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=cols))
+    assert _unreadable_edge(np.array([list(row) for row in cols]))
     scattered = ["*..?..?..*"] + ["..?......."] * 8 + ["*???.????*"]
-    assert not _unreadable_edge(BoardReading(board_found=True, orientation=0, cells=scattered))
+    assert not _unreadable_edge(np.array([list(row) for row in scattered]))
 
 
 @pytest.fixture(scope="module")

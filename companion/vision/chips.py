@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -140,6 +141,9 @@ class CellFeatures:
     # disc fits whole in the clipped part (``glare.chip_room``; 1 on the other cells); None:
     # no such cell
     clip_room: np.ndarray | None = None
+    # ``ring`` without the foreign strips that run along a whole row or column of cells (a
+    # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
+    ring_off_lines: np.ndarray | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -344,15 +348,26 @@ def ring_palette(ring: np.ndarray) -> np.ndarray:
     return palette
 
 
+class RingAnomalies(NamedTuple):
+    """:func:`ring_anomalies`: per cell (10x10 float), the share of its border ring foreign,
+    the same without an edge cell's side facing the margin, and without the board's lines."""
+
+    share: np.ndarray
+    inside: np.ndarray | None
+    off_lines: np.ndarray | None
+
+
 def ring_anomalies(
     ring: np.ndarray,
     palette: np.ndarray,
     chip_ring: np.ndarray | None = None,
     outer: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray | None]:
+    lines: bool = False,
+) -> RingAnomalies:
     """Per cell, the fraction of its border ring in colours the board's rings do not show;
     and (given ``outer``, 100 x ring bool: the sides of the edge cells that face the board's
-    margin) the same without those sides, else None.
+    margin) the same without those sides, else None; and (with ``lines``) the same without
+    what the board's own lines explain (:func:`off_board_lines`), None if no line shows.
 
     Every cell's border shows the same few colours (the gap, the card's edge, a printed line),
     the ``palette`` from :func:`ring_palette`. An arm, a hand or a sleeve crossing a cell brings
@@ -381,7 +396,39 @@ def ring_anomalies(
         kept = (~outer).sum(axis=1)
         inside_share = (foreign & ~outer).sum(axis=1) / np.maximum(kept, 1)
         inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
-    return np.clip(share - typical, 0, 1), inside
+    off_lines = None
+    if lines and (share - typical > RING_MAX)[~CORNERS].any():
+        # (only a border foreign enough for a cover needs the lines taken off)
+        off_lines = off_board_lines(foreign)
+    return RingAnomalies(np.clip(share - typical, 0, 1), inside, off_lines)
+
+
+LINE_MAX = 0.6  # a line covers at most this share of a cell's ring (a grid a cell off: all)
+LINE_CELLS = 6  # ... and shows in the same place of the ring of this many cells of ten
+
+
+def off_board_lines(foreign: np.ndarray) -> np.ndarray | None:
+    """Per cell (10x10 float), the share of its border ring foreign (``foreign``: 100 x ring
+    bool, the same ring pixel order in every cell) beyond what the board's own lines explain,
+    less the typical cell's; None where the board shows no such line.
+
+    A fold crease, a printed rule or a grid line a little off (a lens, a warped board) runs
+    along a whole row or column of cells: most cells there show a foreign pixel at the same
+    place of their ring. Such pixels (in ``LINE_CELLS`` of the ten cells of a row or a column)
+    are the line's, unless they make up more than ``LINE_MAX`` of the ring (a whole strip of
+    table or margin: a grid a cell off). A hand or an arm lies over a few cells of a line, or
+    over a cell's ring all round."""
+    cells = foreign.view(np.uint8).reshape(10, 10, -1)
+    along_row = cells.sum(axis=1, dtype=np.uint8) >= LINE_CELLS  # 10 rows x ring
+    along_col = cells.sum(axis=0, dtype=np.uint8) >= LINE_CELLS  # 10 columns x ring
+    along_row[along_row.mean(axis=1) > LINE_MAX] = False
+    along_col[along_col.mean(axis=1) > LINE_MAX] = False
+    if not (along_row.any() or along_col.any()):
+        return None
+    left = foreign.reshape(10, 10, -1) & ~along_row[:, None, :] & ~along_col[None, :, :]
+    share = left.mean(axis=2, dtype=np.float32)
+    typical = float(np.partition(share.ravel(), 50)[50])
+    return np.clip(share - typical, 0, 1)
 
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
@@ -723,12 +770,15 @@ def measure(
         for i, sym in enumerate(CHIP_SYMBOLS)
     }
     chip_ring = ring_bits > 0
-    ring, ring_inside = ring_anomalies(rings, palette, chip_ring, shape.outer_ring)
+    ring, ring_inside, ring_off_lines = ring_anomalies(
+        rings, palette, chip_ring, shape.outer_ring, lines=True
+    )
     feats = CellFeatures(
         chip=chip,
         raw=raw,
         ring=ring,
         ring_inside=ring_inside,
+        ring_off_lines=ring_off_lines,
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
@@ -901,6 +951,42 @@ def _board_level(
     return min(most, max(least, board + margin))
 
 
+DISC_MAX = 0.5  # a chip's disc keeps at most about this share through the erosion (median 0.38)
+DISC_RAW_MAX = 0.7  # ... and covers at most about this much of its cell (median 0.63); a card's
+# back lying over the cell fills more of it (seen: >= 0.53 and 0.73)
+
+
+def _border_colour_limit(
+    ring_chip: np.ndarray, empty: np.ndarray, disc: np.ndarray
+) -> float | np.ndarray:
+    """The share of a cell's border in chip colours above which more than a chip lies there:
+    ``RING_CHIP_MAX``; for a cell whose colour is a chip-sized disc (``disc``, 10x10 bool),
+    ``RING_CHIP_MAX`` of what this board's empty cells' borders leave free: a board whose gaps
+    print a chip's colour (navy, green) shows it on every border already. A card's back of the
+    gaps' colour lying over cells fills them more than a disc does, and keeps the plain limit."""
+    if ring_chip.shape != CORNERS.shape or not (ring_chip > RING_CHIP_MAX).any():
+        return RING_CHIP_MAX  # (the limit is never lower)
+    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+        return RING_CHIP_MAX
+    board = min(max(float(_middle(ring_chip[empty & ~CORNERS], 0)), 0.0), 1.0)
+    return np.where(disc, board + RING_CHIP_MAX * (1.0 - board), RING_CHIP_MAX)
+
+
+PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
+
+
+def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> float:
+    """How much skin-coloured pixels a cell holding one big printed pip may show: ``PIP_SKIN``
+    above what this board's empty cells typically show (warm light turns the edges of every
+    printed red, and much of the card, skin-coloured); measured only when a ``red`` cell
+    shows more skin than ``PIP_SKIN``."""
+    if skin.shape != CORNERS.shape or not (red & (skin >= PIP_SKIN)).any():
+        return PIP_SKIN
+    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+        return PIP_SKIN
+    return float(_middle(skin[empty & ~CORNERS], 0)) + PIP_SKIN
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -975,6 +1061,10 @@ def classify(
     border = feats.ring
     if feats.ring_inside is not None and covers:
         border = np.where(feats.ring_inside <= RING_MAX / 3, feats.ring_inside, feats.ring)
+    if feats.ring_off_lines is not None and covers:
+        # ... nor a strip along a whole row or column of cells: a crease, a grid line a little
+        # off (only a cover's own border counts)
+        border = np.minimum(border, feats.ring_off_lines)
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
@@ -1056,7 +1146,10 @@ def classify(
         "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
         "no_card_white": feats.white < WHITE_MIN,
         "dark_object": feats.dark_blob > DARK_BLOB_MAX,
-        "colour_on_border": feats.ring_chip > RING_CHIP_MAX,
+        "colour_on_border": feats.ring_chip
+        > _border_colour_limit(
+            feats.ring_chip, is_empty, (best <= DISC_MAX) & (raw_best <= DISC_RAW_MAX)
+        ),
         "colour_everywhere": raw_best > RAW_MAX,
     }
     if covers:
@@ -1150,7 +1243,7 @@ def classify(
                 (best < CHIP_MIN)
                 & not_solid
                 & (raw_best < PIP_RAW_MAX)
-                & (feats.skin < 0.05)
+                & (feats.skin < _pip_skin_limit(feats.skin, is_empty, red & ~is_empty))
                 & (feats.edges_missing == 0)
                 # ... and not a clipped cell with a broad pale tint: glare shrinks a washed-out
                 # chip's red to a pip's size but leaves its pale disc

@@ -7,6 +7,7 @@ few array operations; when the board moved or vanished, it locates it again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Iterator
@@ -74,6 +75,8 @@ class Judgement(NamedTuple):
     corners_alike: float = CLEAR_INK_CORNERS_MIN  # how much the free corners look alike
     unprinted: float = 0.0  # share of the cells read empty that show no printing
     corner_chips: int = 0  # free corners read as chips (``_corner_chips``)
+    # a whole edge line `?` as read with every cell's whole border (``_unreadable_edge``)
+    edge_unknown: bool = False
 
 
 class TrialReading(NamedTuple):
@@ -418,7 +421,7 @@ class BoardReader:
                     trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0, lens))
                 continue
             first_ok = first_ok or i == 0
-            if _moved_copy(source) and _unreadable_edge(reading):
+            if _moved_copy(source) and self._last_parts.edge_unknown:
                 # a grid moved from the located one (by a cell, or by the chips' offset) that
                 # leaves a whole edge line unreadable has taken in table or margin there: a
                 # located grid with the wrong pitch (motion blur smears the lines along one
@@ -562,6 +565,13 @@ class BoardReader:
             # a whole edge row or column that shows no card (blank or unreadable) is margin too
             blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
             corners_alike = corner_likeness(grid)
+            # a strip of table or margin along a whole edge line of a grid a cell off is no
+            # line of the board's (a crease) that a cover's border may show: judged on every
+            # cell's whole border
+            strict = symbols
+            if feats.ring_off_lines is not None:
+                strict_feats = dataclasses.replace(feats, ring_off_lines=None)
+                strict, _ = chips.classify(strict_feats, reference)
             self._last_parts = Judgement(
                 match=round(vote.scores[self.orientation], 3),
                 margin=round(vote.margin, 3),
@@ -570,6 +580,7 @@ class BoardReader:
                 corners_alike=round(corners_alike, 3),
                 unprinted=round(_unprinted_share(plain, feats), 3),
                 corner_chips=_corner_chips(plain),
+                edge_unknown=_unreadable_edge(strict),
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -623,11 +634,12 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def _unreadable_edge(reading: BoardReading) -> bool:
-    """A whole edge line of the reading (its 8 inner cells) is `?`: on a grid that reads only
-    faintly, that line is most likely table or margin seen through a grid with the wrong pitch
-    (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on the unknowns)."""
-    return bool(margin_lines(np.array([list(row) for row in reading.cells]) == "?").any())
+def _unreadable_edge(symbols: np.ndarray) -> bool:
+    """A whole edge line of a reading's symbols (10x10, its 8 inner cells) is `?`: on a grid
+    that reads only faintly, that line is most likely table or margin seen through a grid with
+    the wrong pitch (11 cells taken for 10), not cards under a hand (:func:`margin_lines` on
+    the unknowns)."""
+    return bool(margin_lines(np.asarray(symbols) == "?").any())
 
 
 def _moved_copy(source: str) -> bool:
@@ -671,12 +683,12 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
     if calibrated is not None:
         return True
     parts = best.parts
-    if parts.corner_chips > 0 and _unreadable_edge(best.reading):
+    if parts.corner_chips > 0 and parts.edge_unknown:
         return False
     if best.plausibility >= PLAUSIBLE_MIN:
         return True
     clear = _clear_ink(parts, corners=best.lines < STRONG_LINES)
-    return clear and parts.match >= top_match - 0.05 and not _unreadable_edge(best.reading)
+    return clear and parts.match >= top_match - 0.05 and not parts.edge_unknown
 
 
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
