@@ -311,10 +311,12 @@ def test_red_reaching_over_a_border_next_to_a_cover_is_unknown_on_a_navy_board()
     assert symbols[4, 6] == "?"
     assert symbols[3, 5] == "?" and why["next_to_cover"][3, 5]
     assert symbols[7, 2] == "R"
-    # without the colour-by-colour border measure, the navy gaps hide the red over the border
+    # without the colour-by-colour border measure, the navy gaps hide the red over the border:
+    # only the card back's colour filling the cell beside it still says cover
     feats.ring_colour = None
-    old, _ = chips.classify(feats)
-    assert old[3, 5] == "R"
+    why = {}
+    old, _ = chips.classify(feats, why=why)
+    assert old[3, 5] == "?" and why["cover_colour"][3, 5] and not why["next_to_cover"][3, 5]
 
 
 def test_a_pale_hand_next_to_a_cover_hides_a_chip_and_is_unknown():
