@@ -220,6 +220,9 @@ def _outcome(script, glare, clear_at, restart_at, answer_from) -> tuple[list, li
 # answer ruled blue's move, then asked again instead of ruling the four seen ones in order
 @example(seed=6, moves=6, glare={(0, 1), (0, 4), (0, 3), (5, 1), (0, 2)}, clear_at=99, crash=0.75,
          late=True)  # fmt: skip
+# found by a local run: green's two moves hidden (E4 second, B1 sixth) and answered together
+# after the crash; the order of the two cannot be known, the crash must still change nothing
+@example(seed=6, moves=6, glare={(0, 1), (3, 4)}, clear_at=99, crash=0.875, late=True)
 def test_a_crash_at_any_turn_changes_no_ruling(seed, moves, glare, clear_at, crash, late):
     """The companion crashes before some hand visit and starts again on its database: it
     rules exactly what it rules without the crash. The table answers the page's questions,
@@ -234,8 +237,18 @@ def test_a_crash_at_any_turn_changes_no_ruling(seed, moves, glare, clear_at, cra
     crashed = _outcome(script, glare, clear_at, restart_at, answer_from)
     assert crashed == _outcome(script, glare, clear_at, None, answer_from)
     unseen = [parse_cell(s.cell) in glare and i + 1 < clear_at for i, s in enumerate(script)]
-    if not any(a and b for a, b in zip(unseen, unseen[1:], strict=False)) and not any(
-        a.cell == b.cell for a, b in zip(script, script[1:], strict=False)
+    # two moves of one colour never seen, whose questions the table answers together (the
+    # later placed before the first is answered): the answers name two cells, and nothing
+    # says which chip went down first
+    unordered = any(
+        unseen[i] and unseen[j] and script[i].color == script[j].color and answer_from > j
+        for i in range(len(script))
+        for j in range(i + 1, len(script))
+    )
+    if (
+        not any(a and b for a, b in zip(unseen, unseen[1:], strict=False))
+        and not any(a.cell == b.cell for a, b in zip(script, script[1:], strict=False))
+        and not unordered
     ):  # none of the cases the camera cannot tell apart (see the first test)
         assert all(code == "ok" for code in crashed[1])
         assert crashed[0] == moves_of(script)[: len(crashed[0])]  # nothing made up
