@@ -5,23 +5,13 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+from test_vision_support import STRAIGHT_CELL
+from test_vision_support import straight_sevens as _board
 
 from companion.vision import chips
 from companion.vision.colour import ColourProfile
 
-CW = CH = 24
-
-
-def _board():
-    """Printed cards (black and red sevens) on grey gaps."""
-    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
-    for r in range(10):
-        for c in range(10):
-            x, y = c * CW, r * CH
-            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
-            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
-            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
-    return img
+CW = CH = STRAIGHT_CELL
 
 
 def test_a_crease_along_a_whole_row_is_the_boards_not_a_cover():

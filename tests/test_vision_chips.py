@@ -5,30 +5,14 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+from test_vision_support import STRAIGHT_CELL
+from test_vision_support import straight_cards as _cards
+from test_vision_support import straight_sevens as _grid
 
 from companion.vision import chips
 from companion.vision.colour import ColourProfile
 
-CW = CH = 24
-
-
-def _cards():
-    """Plain white cards on grey gaps, nothing printed yet."""
-    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)  # grey gaps
-    for r in range(10):
-        for c in range(10):
-            x, y = c * CW, r * CH
-            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
-    return img
-
-
-def _grid():
-    img = _cards()
-    for r in range(10):
-        for c in range(10):
-            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
-            cv2.putText(img, "7", (c * CW + 4, r * CH + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
-    return img
+CW = CH = STRAIGHT_CELL
 
 
 def _disc(img, r, c, bgr, dx=0, dy=0):

@@ -7,24 +7,14 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import STRAIGHT_CELL
+from test_vision_support import straight_sevens as _grid
 
 from companion.vision import chips
 from companion.vision.colour import ColourProfile
 
-CW = CH = 24
+CW = CH = STRAIGHT_CELL
 BLUE, GREEN = (170, 70, 20), (40, 150, 30)
-
-
-def _grid():
-    """White cards on grey gaps, each with a printed red or black "7"."""
-    img = np.full((10 * CH, 10 * CW, 3), (120, 125, 125), np.uint8)
-    for r in range(10):
-        for c in range(10):
-            x, y = c * CW, r * CH
-            cv2.rectangle(img, (x + 2, y + 2), (x + CW - 3, y + CH - 3), (232, 236, 238), -1)
-            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
-            cv2.putText(img, "7", (x + 4, y + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
-    return img
 
 
 def _sliver(img, r, c, bgr, height=4):

@@ -15,6 +15,29 @@ from companion.vision.layout import CLASSIC_INK
 
 CHIP_BGR = {"B": (170, 70, 20), "G": (60, 140, 30), "R": (40, 30, 200)}
 
+STRAIGHT_CELL = 24  # pixels per cell side of the straightened grids below
+
+
+def straight_cards() -> np.ndarray:
+    """An already straightened grid image: plain white cards on grey gaps, nothing printed."""
+    n = STRAIGHT_CELL
+    img = np.full((10 * n, 10 * n, 3), (120, 125, 125), np.uint8)  # grey gaps
+    for r in range(10):
+        for c in range(10):
+            x, y = c * n, r * n
+            cv2.rectangle(img, (x + 2, y + 2), (x + n - 3, y + n - 3), (232, 236, 238), -1)
+    return img
+
+
+def straight_sevens() -> np.ndarray:
+    """:func:`straight_cards` with a red or black "7" printed on each card, in a checkerboard."""
+    n, img = STRAIGHT_CELL, straight_cards()
+    for r in range(10):
+        for c in range(10):
+            ink = (30, 30, 200) if (r + c) % 2 else (30, 30, 30)
+            cv2.putText(img, "7", (c * n + 4, r * n + 16), cv2.FONT_HERSHEY_PLAIN, 0.9, ink, 1)
+    return img
+
 
 def cli_frame(seed: int, index: int, art: str, hands: float = 0.0, **options):
     """Frame ``index`` of `companion render --seed SEED --art ART --hands HANDS --no-board 0`
