@@ -29,6 +29,22 @@ def test_a_crease_along_a_whole_row_is_the_boards_not_a_cover():
     assert symbols[4, 0] == "?"
 
 
+def test_a_cell_showing_a_hands_skin_keeps_its_whole_border_beside_a_line():
+    # measured on a rendered frame with hands (text, seed 9494911 frame 38, B9): an arm lying
+    # along a row lines up as a "line" with it, and taking that off left a blue chip under the
+    # hand's edge (0.06 blue showing, skin over 0.17 of the cell) with 0.28 of its border
+    # foreign, below a cover's 0.3: it read empty
+    feats = chips.measure(_board(), ColourProfile())
+    ring, lines, skin = feats.ring.copy(), np.zeros((10, 10), np.float32), feats.skin.copy()
+    ring[8, 1], lines[8, 1], skin[8, 1] = 0.32, 0.28, 0.17
+    under_hand = replace(feats, ring=ring, ring_inside=ring, ring_off_lines=lines, skin=skin)
+    why = {}
+    symbols, _ = chips.classify(under_hand, why=why)
+    assert symbols[8, 1] == "?" and why["foreign_border"][8, 1]
+    skin[8, 1] = 0.0  # the same border on a card that shows no skin is the board's line
+    assert chips.classify(replace(under_hand, skin=skin))[0][8, 1] == "."
+
+
 def test_a_foreign_border_on_a_few_cells_is_still_a_cover():
     img = _board()
     img[3 * CH - 6 : 5 * CH + 6, 3 * CW - 6 : 5 * CW + 6] = (60, 110, 190)  # a sleeve over 4

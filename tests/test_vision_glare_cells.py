@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from companion.render import RenderSpec, render_frame
-from companion.vision import BoardReader, glare
+from companion.vision import BoardReader, chips, glare
+from companion.vision.colour import ColourProfile
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -31,6 +32,25 @@ def _room(mask: np.ndarray) -> np.ndarray:
     cells = np.zeros((10, 10), bool)
     cells[4, 5] = True
     return glare.chip_room(mask, cells, CW, CH, DISC)
+
+
+def test_glare_explains_faded_lines_only_on_a_cell_that_shows_its_printing():
+    # measured on rendered frames: glare taken off (57 levels) leaves two of a text card's lines
+    # faded, its rank and suit over 0.24 of it (seen set 9191921 frame 125, G9); a white loose
+    # card lying over an edge cell, 42 levels of glare taken off it, hides two lines too but
+    # shows printing over 0.03 of it (mat, seed 9494924 frame 28, A9: a green chip under it)
+    from dataclasses import replace
+
+    feats = chips.measure(np.full((240, 240, 3), 230, np.uint8), ColourProfile())
+    added, missing, ink = (np.zeros((10, 10), np.float32) for _ in range(3))
+    added[4, 4], missing[4, 4], ink[4, 4] = 57.0, 2.0, 0.24
+    added[8, 0], missing[8, 0], ink[8, 0] = 42.0, 2.0, 0.03
+    feats = replace(feats, glare_added=added, edges_missing=missing, dark=ink)
+    assert feats.content[4, 4] >= 0.24 and feats.content[8, 0] < chips.FADED_PRINT
+    taken = np.zeros((10, 10), bool)
+    taken[4, 4] = taken[8, 0] = True
+    faded = chips._faded_by_glare(feats, taken)
+    assert faded[4, 4] and not faded[8, 0]
 
 
 def test_a_clipped_cell_with_its_printing_down_the_middle_has_no_room_for_a_chip():

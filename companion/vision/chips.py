@@ -455,6 +455,7 @@ GLARED_DISC = 0.1  # ... or none as broad as a chip's disc (printed red turns pi
 GLARED_RED = 0.2  # red over this much of a glared cell: its tint's disc is looked at
 GLARE_FADES = 30.0  # grey levels of glare taken off a cell that leave its lines faded ...
 FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell hides more)
+FADED_PRINT = 0.1  # ... and printing over this much of it at least (a white card shows little)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
 CLIP_ROOM_MAX = 0.0  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
@@ -881,10 +882,17 @@ def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
     light taken off (``GLARE_FADES`` grey levels or more) explains boundaries and a border
     still faded: taking the glare off is exact only at the cells' centres, and a boundary
     line is thinner than the spot's change of light across it. A card or paper lying over
-    the cell hides more than two of its four lines; a hand shows its skin (``taken`` has none)."""
+    the cell hides more than two of its four lines, or two at the board's edge, where it shows
+    hardly any printing (``FADED_PRINT``: a card's rank and suit fill more, glare or not); a
+    hand shows its skin (``taken`` has none)."""
     if feats.glare_added is None:
         return np.zeros_like(taken)
-    return taken & (feats.glare_added >= GLARE_FADES) & (feats.edges_missing <= FADED_EDGES)
+    return (
+        taken
+        & (feats.glare_added >= GLARE_FADES)
+        & (feats.edges_missing <= FADED_EDGES)
+        & (feats.content >= FADED_PRINT)
+    )
 
 
 def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
@@ -1063,8 +1071,10 @@ def classify(
         border = np.where(feats.ring_inside <= RING_MAX / 3, feats.ring_inside, feats.ring)
     if feats.ring_off_lines is not None and covers:
         # ... nor a strip along a whole row or column of cells: a crease, a grid line a little
-        # off (only a cover's own border counts)
-        border = np.minimum(border, feats.ring_off_lines)
+        # off (only a cover's own border counts); a cell showing a hand's skin keeps its whole
+        # border (an arm lying along a row lines up with it too)
+        lined = np.minimum(border, feats.ring_off_lines)
+        border = np.where(feats.skin < HAND_SKIN, lined, border)
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
