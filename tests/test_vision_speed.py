@@ -16,7 +16,7 @@ from companion.vision.locate import (
     fit_grid_in_quad,
 )
 from companion.vision.pipeline import _enumerate_then
-from companion.vision.stats import grey_median, percentile_u8, row_medians
+from companion.vision.stats import grey_median, percentile_u8, row_medians, row_percentiles
 
 
 @pytest.mark.parametrize("width", [1, 2, 93, 104])
@@ -48,6 +48,18 @@ def test_percentile_u8_is_numpys_percentile_also_between_two_values():
     image = np.array([[10] * 19 + [200]], np.uint8).reshape(1, 20, 1).repeat(3, axis=2)
     assert percentile_u8(image, 95) == float(np.percentile(image, 95))
     assert percentile_u8(image, 95) not in (10.0, 200.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_percentiles_are_numpys_percentiles_to_the_bit(dtype):
+    rng = np.random.default_rng(5)
+    for n in (12, 13, 40, 97):  # ranks falling on a value, below and above the middle of two
+        for q in (80, 25, 50, 90):
+            values = rng.random((3, n)).astype(dtype)
+            values[1] = np.round(values[1], 1)  # ties
+            got = row_percentiles(values, q)
+            assert got.dtype == dtype
+            assert np.array_equal(got, np.percentile(values, q, axis=1))
 
 
 @pytest.mark.parametrize("share", [0.01, 0.02, 0.4])  # the first two: sparse

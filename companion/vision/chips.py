@@ -32,7 +32,7 @@ from companion.vision.colour import (
     tinted_mask,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
-from companion.vision.stats import percentile_u8
+from companion.vision.stats import percentile_u8, row_percentiles
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -1227,7 +1227,7 @@ def classify(
         if inkish.sum() >= 12:
             # the upper part: a board prints thin red text and solid hearts alike (one
             # percentile call for the three measures: the same values, a third of the cost)
-            upper = np.percentile(np.stack([raw_best, solidity, best])[:, inkish], 80, axis=1)
+            upper = row_percentiles(np.stack([raw_best, solidity, best])[:, inkish], 80)
             ink_raw = max(ink_raw, 1.2 * float(upper[0]))
             ink_solidity = max(ink_solidity, min(SOLIDITY_MIN, float(upper[1]) + 0.05))
             # bold symbols keep more of their colour through the erosion than thin strokes:
