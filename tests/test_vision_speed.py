@@ -8,6 +8,7 @@ from test_vision_support import close_board_spec
 
 from companion.render import render_frame
 from companion.vision import locate
+from companion.vision.cell_boxes import eroded_shares
 from companion.vision.grid import AxisFit, _cell_means, settle_shift
 from companion.vision.locate import (
     GridFit,
@@ -60,6 +61,26 @@ def test_row_percentiles_are_numpys_percentiles_to_the_bit(dtype):
             got = row_percentiles(values, q)
             assert got.dtype == dtype
             assert np.array_equal(got, np.percentile(values, q, axis=1))
+
+
+@pytest.mark.parametrize("outside", [None, 0])
+def test_eroded_shares_of_a_few_cells_are_the_whole_images_erosion(outside):
+    rng = np.random.default_rng(3)
+    cw, ch, inset = 28, 20, (3, 2)
+    mask = np.where(rng.random((10 * ch, 10 * cw)) < 0.8, 255, 0).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))  # blobs
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    cells = np.zeros((10, 10), bool)
+    cells[0, 0] = cells[4, 5] = cells[9, 9] = cells[0, 9] = True  # corners: the image's edge
+    got = eroded_shares(lambda box: mask[box], cells, cw, ch, kernel, inset, outside)
+    if outside is None:
+        whole = cv2.erode(mask, kernel)
+    else:
+        whole = cv2.erode(mask, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=outside)
+    for r, c in zip(*np.nonzero(cells), strict=True):
+        part = whole[r * ch + 2 : (r + 1) * ch - 2, c * cw + 3 : (c + 1) * cw - 3]
+        assert got[r, c] == np.float32(cv2.countNonZero(part) / part.size)
+    assert (got[~cells] == 0).all() and got[cells].min() > 0
 
 
 @pytest.mark.parametrize("share", [0.01, 0.02, 0.4])  # the first two: sparse

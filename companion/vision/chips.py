@@ -17,6 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from companion.vision.cell_boxes import eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
@@ -390,7 +391,7 @@ def ring_anomalies(
     share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
     # a palette that misses one of the board's own colours raises every cell alike: only what
     # stands out from the typical cell counts
-    typical = float(np.partition(share.ravel(), 50)[50])
+    typical = _typical(share)
     inside = None
     if outer is not None:
         kept = (~outer).sum(axis=1)
@@ -427,8 +428,13 @@ def off_board_lines(foreign: np.ndarray) -> np.ndarray | None:
         return None
     left = foreign.reshape(10, 10, -1) & ~along_row[:, None, :] & ~along_col[None, :, :]
     share = left.mean(axis=2, dtype=np.float32)
-    typical = float(np.partition(share.ravel(), 50)[50])
-    return np.clip(share - typical, 0, 1)
+    return np.clip(share - _typical(share), 0, 1)
+
+
+def _typical(share: np.ndarray) -> float:
+    """The typical cell's share (10x10: the upper median, one partial sort): a palette that
+    misses one of the board's own colours raises every cell alike."""
+    return float(np.partition(share.ravel(), 50)[50])
 
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
@@ -897,21 +903,11 @@ def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
 
 def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
     """:func:`_per_cell` of a mask eroded by ``kernel``, on the ``cells`` marked (10x10 bool)
-    only (0 elsewhere): each cell's box, widened by the kernel's reach, is eroded alone, which
-    gives the same counts as eroding the whole grid image. ``mask_in(box)`` gives the 0/255
-    mask over a box (two slices) of the grid image."""
-    out = np.zeros((10, 10), np.float32)
-    w, h = shape.w, shape.h
-    reach = kernel.shape[0] // 2 + 1
-    height, width = 10 * h, 10 * w
-    for r, c in zip(*np.nonzero(cells), strict=True):
-        y0, y1 = max(0, r * h - reach), min(height, (r + 1) * h + reach)
-        x0, x1 = max(0, c * w - reach), min(width, (c + 1) * w + reach)
-        eroded = cv2.erode(mask_in((slice(y0, y1), slice(x0, x1))), kernel)
-        iy, ix = r * h + shape.inner_y - y0, c * w + shape.inner_x - x0
-        inner = eroded[iy : iy + h - 2 * shape.inner_y, ix : ix + w - 2 * shape.inner_x]
-        out[r, c] = cv2.countNonZero(inner) / shape.inner_count
-    return out
+    only (0 elsewhere; :func:`cell_boxes.eroded_shares`, the same counts as eroding the whole
+    grid image). ``mask_in(box)`` gives the 0/255 mask over a box (two slices) of the grid
+    image."""
+    inset = (shape.inner_x, shape.inner_y)
+    return eroded_shares(mask_in, cells, shape.w, shape.h, kernel, inset)
 
 
 def _beside(cells: np.ndarray) -> np.ndarray:
@@ -950,13 +946,23 @@ def _board_level(
     board art may print what covers bring (blue in its pictures, skin-coloured faces): only
     more than the board shows counts. With fewer than ``BOARD_CELLS`` empty cells (or a lone
     cell, not a whole board), ``most``."""
-    empty = empty & ~CORNERS if empty.shape == CORNERS.shape else None
-    if empty is None or np.count_nonzero(empty) < BOARD_CELLS:
+    shown = _empty_cells(values, empty)
+    if shown is None:
         return most
-    shown = values[empty]
     k = (9 * (len(shown) - 1)) // 10  # the upper decile: one partial sort, no interpolation
     board = float(np.partition(shown, k)[k])
     return min(most, max(least, board + margin))
+
+
+def _empty_cells(values: np.ndarray, empty: np.ndarray) -> np.ndarray | None:
+    """A measure's values (per cell) on this board's own ``empty`` cells, free corners left
+    out; None with fewer than ``BOARD_CELLS`` of them (or a lone cell, not a whole board)."""
+    if empty.shape != CORNERS.shape:
+        return None
+    empty = empty & ~CORNERS
+    if np.count_nonzero(empty) < BOARD_CELLS:
+        return None
+    return values[empty]
 
 
 DISC_MAX = 0.5  # a chip's disc keeps at most about this share through the erosion (median 0.38)
@@ -972,11 +978,12 @@ def _border_colour_limit(
     ``RING_CHIP_MAX`` of what this board's empty cells' borders leave free: a board whose gaps
     print a chip's colour (navy, green) shows it on every border already. A card's back of the
     gaps' colour lying over cells fills them more than a disc does, and keeps the plain limit."""
-    if ring_chip.shape != CORNERS.shape or not (ring_chip > RING_CHIP_MAX).any():
+    if not (ring_chip > RING_CHIP_MAX).any():
         return RING_CHIP_MAX  # (the limit is never lower)
-    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
+    shown = _empty_cells(ring_chip, empty)
+    if shown is None:
         return RING_CHIP_MAX
-    board = min(max(float(_middle(ring_chip[empty & ~CORNERS], 0)), 0.0), 1.0)
+    board = min(max(float(_middle(shown, 0)), 0.0), 1.0)
     return np.where(disc, board + RING_CHIP_MAX * (1.0 - board), RING_CHIP_MAX)
 
 
@@ -988,11 +995,10 @@ def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> flo
     above what this board's empty cells typically show (warm light turns the edges of every
     printed red, and much of the card, skin-coloured); measured only when a ``red`` cell
     shows more skin than ``PIP_SKIN``."""
-    if skin.shape != CORNERS.shape or not (red & (skin >= PIP_SKIN)).any():
+    if not (red & (skin >= PIP_SKIN)).any():
         return PIP_SKIN
-    if np.count_nonzero(empty & ~CORNERS) < BOARD_CELLS:
-        return PIP_SKIN
-    return float(_middle(skin[empty & ~CORNERS], 0)) + PIP_SKIN
+    shown = _empty_cells(skin, empty)
+    return PIP_SKIN if shown is None else float(_middle(shown, 0)) + PIP_SKIN
 
 
 def classify(

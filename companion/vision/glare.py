@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.cell_boxes import eroded_shares
 from companion.vision.colour import cell_white_colours
 
 VEIL_MIN = 24.0  # grey levels: a smaller lift anywhere on the board is left alone
@@ -258,21 +259,7 @@ def chip_room(
 
     A chip washed out whole by glare is a clipped disc; where the clipped part of a cell
     leaves no room for one (printing shows through it, it is a thin ring or a crescent around
-    the printing), every chip on the cell would show some of its colour. Each marked cell's
-    box, widened by the disc's reach, is eroded alone: the same counts as the whole image's
-    erosion, on the few cells that need it."""
-    out = np.zeros((10, 10), np.float32)
+    the printing), every chip on the cell would show some of its colour. Outside the image
+    counts as not clipped (no room beyond the board's edge)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (diameter, diameter))
-    reach = diameter // 2 + 1
-    height, width = clipped.shape[:2]
-    for r, c in zip(*np.nonzero(cells), strict=True):
-        y0, y1 = max(0, r * cell_h - reach), min(height, (r + 1) * cell_h + reach)
-        x0, x1 = max(0, c * cell_w - reach), min(width, (c + 1) * cell_w + reach)
-        # outside the image counts as not clipped (no room beyond the board's edge)
-        eroded = cv2.erode(
-            clipped[y0:y1, x0:x1], kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
-        )
-        iy, ix = r * cell_h - y0, c * cell_w - x0
-        cell = eroded[iy : iy + cell_h, ix : ix + cell_w]
-        out[r, c] = cv2.countNonZero(cell) / float(cell_w * cell_h)
-    return out
+    return eroded_shares(lambda box: clipped[box], cells, cell_w, cell_h, kernel, outside=0)
