@@ -3,6 +3,7 @@
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import make_frame
 
 from companion.vision.geometry import (
     apply_homography,
@@ -13,13 +14,17 @@ from companion.vision.geometry import (
     order_quad,
     orientation_of,
     quad_area,
+    rect_points,
     screen_quad,
     to_canonical_grid,
 )
 from companion.vision.grid import _scores, _triangle, axis_options, doubled, fit_axis, framed_fit
 from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
+from companion.vision.lens import grid_to_frame
 from companion.vision.locate import (
     OPEN_DISCS,
+    REPITCH_BELOW,
+    REPITCH_MIN,
     WARP_SIDE,
     blob_candidates,
     fit_grid_in_quad,
@@ -28,6 +33,7 @@ from companion.vision.locate import (
     outline_candidates,
     plausible_cells,
     refine_grid,
+    repitched_grid,
     straight_side_candidates,
     warp_side,
 )
@@ -334,3 +340,20 @@ def _cards_among_specks(chip_share: float = 0.6, specks: int = 900):
 def test_blob_candidates_find_cards_outnumbered_by_specks():
     img, grid = _cards_among_specks()
     assert any(corner_error(q, grid) < 3.0 for q in blob_candidates(img))
+
+
+@pytest.mark.parametrize("span, axis", [(9, 0), (11, 1)])
+def test_a_grid_spanning_9_or_11_cells_is_stretched_to_the_boards_10(span, axis):
+    # a fold or a margin line can make the fit take 9 (or 11) of the board's cells for 10: its
+    # cells drift off towards one side, where chips would read in their neighbours' cells
+    frame, truth = make_frame(["." * 10] * 10, tilt=0.2, fraction=0.5, seed=4)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    pts = rect_points(10, 10)
+    pts[:, axis] *= span / 10
+    wrong, score = refine_grid(grey, grid_to_frame(truth, 0.0, (0, 0), pts))
+    assert corner_error(order_quad(wrong), truth) > 20 and score < REPITCH_BELOW
+    fixed = repitched_grid(grey, wrong, score)
+    assert fixed is not None and fixed[1] >= REPITCH_MIN
+    assert corner_error(order_quad(fixed[0]), truth) < 3
+    right, right_score = refine_grid(grey, truth)
+    assert repitched_grid(grey, right, right_score) is None

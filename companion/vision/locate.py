@@ -77,6 +77,12 @@ MIN_GRID_IN_QUAD = 0.5  # the grid spans at least half of a candidate quad
 BROKEN_FILL = 0.3  # second look: a card broken by a chip fills this share of its box at least
 FAINT_EDGES = 0.3  # second look: edges also at this share of the usual thresholds
 SIDE_OUTLINES = 6  # second look: the largest outlines also simplified to 4 straight sides
+# a refined grid explaining fewer of its lines than this may have the wrong pitch along one
+# axis (9 or 11 of the board's cells taken for 10: a fold, a wrinkled mat, a margin line) ...
+REPITCH_BELOW = 0.8
+REPITCH_PITCHES = (10 / 9, 10 / 11)  # ... so it is stretched to span 10 of them instead ...
+REPITCH_MIN = 0.85  # ... and a stretched grid explaining this share of its lines ...
+REPITCH_GAIN = 0.2  # ... and this much more than the grid itself replaces it
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,6 +779,11 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         if found is None:
             continue
         grid, fit_score = found
+        if fit_score < REPITCH_BELOW:
+            better = repitched_grid(full, grid, fit_score)
+            if better is not None:
+                grid, fit_score = better
+                src += "+repitched"
         shear = grid_shear(full, grid)
         if shear[0].wrong_pitch or shear[1].wrong_pitch:
             continue  # the board's boundaries repeat 9 or 11 times across it (see shear.py)
@@ -810,6 +821,46 @@ def _refined(
     if not plausible_cells(grid):
         return None  # a card's patterned back, a tiled floor: no board has such cells
     return grid, fit_score
+
+
+def stretched_quads(quad: np.ndarray) -> list[np.ndarray]:
+    """The grid ``quad`` stretched along one axis to each of ``REPITCH_PITCHES`` times its
+    span, kept at one of its sides: 8 quads (frame pixels, TL, TR, BR, BL), one homography."""
+    out = []
+    for pitch in REPITCH_PITCHES:
+        for axis in (0, 1):
+            for anchor in (0.0, 10.0):
+                pts = rect_points(10, 10)
+                pts[:, axis] = anchor + (pts[:, axis] - anchor) * pitch
+                out.append(grid_to_frame(quad, 0.0, (0, 0), pts))
+    return out
+
+
+def repitched_grid(
+    full: np.ndarray, grid: np.ndarray, fit_score: float
+) -> tuple[np.ndarray, float] | None:
+    """A refined grid with the wrong pitch along one axis put right: (grid, share of its lines
+    explained), or None when no stretched copy explains its lines clearly better.
+
+    A board whose halves do not lie flat (a fold), a wrinkled mat or a margin line beside
+    the outer boundary can make the fit span 9 or 11 of the board's cells with its 10: one
+    homography then explains only some of its lines, and the cells drift off towards one
+    side, where chips read in their neighbours' cells. Stretched to span 10 cells from either
+    side (:func:`stretched_quads`) and refined again, the right grid explains nearly all of
+    its lines. One refining round scores each copy; the best is refined fully."""
+    best, best_score = None, fit_score + REPITCH_GAIN
+    for quad in stretched_quads(grid):
+        if not plausible_cells(quad):
+            continue
+        refined, score = refine_grid(full, quad, rounds=1)
+        if score >= max(best_score, REPITCH_MIN * 0.9):
+            best, best_score = refined, score
+    if best is None:
+        return None
+    refined, score = refine_grid(full, best, rounds=2)
+    if score < max(REPITCH_MIN, fit_score + REPITCH_GAIN) or not plausible_cells(refined):
+        return None
+    return refined, score
 
 
 def grid_along_boundaries(
