@@ -64,3 +64,25 @@ def test_a_grid_a_column_off_in_heavy_noise_is_no_board_rather_than_a_wrong_one(
             assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))
     else:
         assert "no 10x10 grid" in " ".join(reading.notes)
+
+
+def test_frame_noise_tells_grainy_frames_from_clean_ones():
+    from companion.vision.denoise import NOISY_FRAME, frame_noise
+
+    for seed, art in ((7613212, "cards"), (7613213, "text")):
+        clean, _ = _frame(seed, art, 0.0)
+        grainy, _ = _frame(seed, art, 12.0)
+        assert frame_noise(clean) < NOISY_FRAME / 2 < NOISY_FRAME <= frame_noise(grainy)
+
+
+def test_a_board_lost_in_grain_is_found_on_a_copy_with_the_noise_taken_out():
+    from test_vision_support import cli_frame, confidently_wrong
+
+    image, truth = cli_frame(7980031, 1, "cards", size=(640, 480))
+    noise = np.random.default_rng(1).normal(0.0, 12.0, image.shape)
+    grainy = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    reading = BoardReader().read(grainy)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert "found on a copy with the camera's noise taken out" in reading.notes
+    assert confidently_wrong(reading, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= 12

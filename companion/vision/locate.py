@@ -779,7 +779,7 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         if found is None:
             continue
         grid, fit_score = found
-        if fit_score < REPITCH_BELOW:
+        if fit_score < REPITCH_BELOW and not out:  # (the best grid only: 8 refinements)
             better = repitched_grid(full, grid, fit_score)
             if better is not None:
                 grid, fit_score = better
