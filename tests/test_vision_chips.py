@@ -92,6 +92,26 @@ def test_missing_edges_finds_a_card_lying_across_the_grid():
     assert gone[6, 6] == 0 and gone[0, 0] == 0
 
 
+def test_a_line_printed_faint_along_its_whole_length_is_not_missing():
+    # a mat's outer rule, the line beside the title margin: fainter than the other lines
+    # everywhere along it. A piece is missing only when it is faint for that line
+    from companion.vision.chips import cell_shape, cell_whites, missing_edges
+
+    shape = cell_shape(24, 24)
+    img = np.full((240, 240, 3), 235, np.uint8)
+    for k in range(11):
+        img[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
+        img[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    img[:, 238:240] = 205  # the right-hand outer line: a sixth of the others' contrast
+    img[120:122, :] = 200  # a faint row line across the middle
+    assert missing_edges(img, cell_whites(img, shape), shape).max() == 0
+    covered = img.copy()
+    covered[100:140, 190:240] = 245  # a plain card over the faint lines at the right edge
+    gone = missing_edges(covered, cell_whites(covered, shape), shape)
+    assert gone[4, 9] >= 3 and gone[5, 9] >= 3  # its cells still lose their lines
+    assert gone[1, 9] == 0 and gone[8, 9] == 0 and gone[4, 2] == 0
+
+
 def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     # a chip pushed against the board's edge (a tilted board, a grid a little off) makes its
     # cell's border foreign (all round: ``ring_inside`` too); alone, with no skin on it, that

@@ -521,13 +521,28 @@ def missing_edges(
     typical = float(_middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()]), 0))
     if typical <= 0.05:  # no visible boundaries on this board: nothing to say
         return np.zeros((10, 10), np.float32)
-    gone_v = vert < EDGE_KEEP * typical
-    gone_h = horiz < EDGE_KEEP * typical
+    gone_v = vert < EDGE_KEEP * np.minimum(typical, _line_level(vert, axis=0))[None, :]
+    gone_h = horiz < EDGE_KEEP * np.minimum(typical, _line_level(horiz, axis=1))[:, None]
     if gone_v.any() or gone_h.any():
         dip = EDGE_DIP_KEEP * typical * white
         gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, dip)
         gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, dip).T
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
+
+
+LINE_LEVEL_RANK = 7  # a board line's own contrast: the 8th weakest of its 10 pieces
+
+
+def _line_level(contrast: np.ndarray, axis: int) -> np.ndarray:
+    """Per board line (11), the contrast most of its 10 pieces reach (``contrast``: 10 x 11
+    pieces with ``axis=0``, 11 x 10 with ``axis=1``).
+
+    Some boards print a line fainter than the others along its whole length (a mat's outer
+    rule, the line beside the title margin, a text board's near edge seen at a slant); a piece
+    of such a line is missing only when it is faint for that line. A hand, an arm or a card
+    hides a few pieces of a line, so the 8th weakest of the ten still shows the line's own
+    level under up to 7 covered pieces."""
+    return np.partition(contrast, LINE_LEVEL_RANK, axis=axis).take(LINE_LEVEL_RANK, axis=axis)
 
 
 def cell_blacks(grey: np.ndarray, shape: CellShape) -> np.ndarray:
