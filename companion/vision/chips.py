@@ -1001,6 +1001,44 @@ def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> flo
     return PIP_SKIN if shown is None else float(_middle(shown, 0)) + PIP_SKIN
 
 
+PALE_DISC_MIN = 0.2  # a pale disc of blue or green (eroded) this broad is a chip glare washed out
+PALE_DISC_MAX = 0.45  # ... one broader is a card's back or a sleeve (chips seen: 0.21-0.37)
+PALE_RAW_MIN = 0.25  # ... whose own hue still shows over this much of the cell (never printed)
+PALE_RAW_MAX = 0.62  # ... and no more than a chip covers
+PALE_OTHER_MAX = 0.05  # ... with hardly any of the other two chip colours
+PALE_GLARE = 0.05  # ... on a cell this much clipped white, or where glare was taken off
+PALE_CONF = 0.5  # its confidence: read from a pale remnant
+
+
+def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) not ``decided`` that hold a blue or green chip glare washed out: a
+    specular spot turns much of its disc too pale for the chip's colour class (its eroded
+    share falls below ``CHIP_MIN``), yet the disc keeps its hue (``CellFeatures.pale_bg``: blue
+    or green however pale, eroded) over a chip's area, and the chip colour still covers a good
+    part of the cell. Blue and green are never printed; a card's back or a sleeve fills more
+    of the cell (and shows on the border: such cells stay covered); the other chip colours
+    hardly show (a chip's hue is one); no skin (a chip in the fingers)."""
+    if feats.pale_bg is None:
+        return np.zeros_like(decided)
+    blue, green = feats.raw["B"], feats.raw["G"]
+    hue = np.maximum(blue, green)
+    glare_seen = feats.glare >= PALE_GLARE
+    if feats.glared is not None:
+        glare_seen = glare_seen | feats.glared
+    return (
+        ~decided
+        & ~CORNERS
+        & (feats.pale_bg >= PALE_DISC_MIN)
+        & (feats.pale_bg <= PALE_DISC_MAX)
+        & (hue >= PALE_RAW_MIN)
+        & (hue <= PALE_RAW_MAX)
+        & (np.minimum(blue, green) < PALE_OTHER_MAX)
+        & (feats.raw["R"] < 2 * PALE_OTHER_MAX)
+        & (feats.skin < HAND_SKIN)
+        & glare_seen
+    )
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1060,6 +1098,8 @@ def classify(
     # seen only in part (under a patterned card back, between fingers), not an empty cell
     raw_bg = np.maximum(feats.raw["B"], feats.raw["G"])
     is_empty = (best < EMPTY_MAX + base) & ~is_chip & (raw_bg < EMPTY_RAW_BG_MAX)
+    # a blue or green chip glare turned pale in part: no pattern, read unless covered
+    pale_chip = _pale_chips(feats, is_chip | is_empty) if covers else np.zeros_like(is_chip)
 
     # something over the cell: foreign colours on its border, no card white visible at all,
     # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
@@ -1202,7 +1242,7 @@ def classify(
         thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
         # ... or red over more of a cell than any printing covers, not as a chip's disc
         thin_red |= feats.raw["R"] > INK_RAW_ALL
-        causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
+        causes["pattern"] = ~is_chip & ~pale_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
         # blue and green are never printed: a cell read empty that shows clearly more of
         # either than this board's own empty cells (a card art's pictures, a neighbour's chip
         # reaching in) is a chip seen in part, between or beside the fingers over it; so is
@@ -1464,8 +1504,14 @@ def classify(
         part_chip = is_ink & hidden_part & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
         causes["part_chip"] = part_chip
         occluded = occluded | part_chip
-    causes["undecided"] = ~(is_chip | is_empty | is_ink)
+    # a pale chip with no sign of a cover on or beside it is read (glare pales a chip, never
+    # turns it into another); beside a cover it stays unknown like any weak sign
+    pale_chip &= ~occluded
+    symbols[pale_chip] = np.where(feats.raw["B"] >= feats.raw["G"], "B", "G")[pale_chip]
+    conf[pale_chip] = PALE_CONF
+    causes["undecided"] = ~(is_chip | is_empty | is_ink | pale_chip)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
+    unsure &= ~pale_chip
     if why is not None:
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis

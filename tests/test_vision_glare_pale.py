@@ -1,0 +1,83 @@
+"""Blue and green chips turned pale in part by glare are read, never guessed where something
+may lie over them (``chips._pale_chips`` and its place in ``chips.classify``)."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.render import RenderSpec, render_frame
+from companion.vision import BoardReader, chips
+from companion.vision.colour import ColourProfile
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _feats(**cell):
+    """Features of a plain light board with one cell (row 4, column 4) given ``cell``'s
+    values (share per name; ``rawB``, ``chipB`` ... for the chip colours)."""
+    feats = chips.measure(np.full((240, 240, 3), 230, np.uint8), ColourProfile())
+    raw = {s: a.copy() for s, a in feats.raw.items()}
+    chip = {s: a.copy() for s, a in feats.chip.items()}
+    values = {}
+    for name, v in cell.items():
+        if name.startswith("raw"):
+            raw[name[3]][4, 4] = v
+        elif name.startswith("chip"):
+            chip[name[4]][4, 4] = v
+        else:
+            a = np.array(getattr(feats, name), np.float32, copy=True)
+            a[4, 4] = v
+            values[name] = a
+    # (a card's printing shows on every cell: none reads blank)
+    values.setdefault("dark", np.full((10, 10), 0.1, np.float32))
+    values.setdefault("dark_blob", np.zeros((10, 10), np.float32))  # ... in thin strokes
+    return replace(feats, raw=raw, chip=chip, red_ink=raw["R"], **values)
+
+
+# a blue chip on a cards board under glare (gl_cards 0006, C6): a third of its disc too pale
+# for the chip's class, the rest still blue, a pale disc of its hue over 0.29 of the cell
+PALE = dict(rawB=0.37, chipB=0.148, pale_bg=0.29, glare=0.17)
+
+
+def test_a_blue_chip_paled_by_glare_is_read_blue():
+    symbols, conf = chips.classify(_feats(**PALE))
+    assert symbols[4, 4] == "B" and 0 < conf[4, 4] < 1
+    assert (symbols[np.arange(10) != 4] != "?").all()  # no cover beside it either
+
+
+def test_without_glare_or_with_skin_or_too_broad_a_pale_chip_stays_unknown():
+    # no clipping and no glare taken off: nothing explains the pale part
+    assert chips.classify(_feats(**{**PALE, "glare": 0.0}))[0][4, 4] == "?"
+    # fingers on it: the chip may be in the hand
+    assert chips.classify(_feats(**PALE, skin=0.1))[0][4, 4] == "?"
+    # a pale blue over more of the cell than a chip covers: a card's back, a sleeve
+    assert chips.classify(_feats(**{**PALE, "pale_bg": 0.6, "rawB": 0.7}))[0][4, 4] == "?"
+    # two chip colours: no single chip's hue
+    assert chips.classify(_feats(**PALE, rawG=0.1))[0][4, 4] == "?"
+
+
+def test_a_pale_chip_beside_a_cover_stays_unknown():
+    # a neighbour with its boundaries gone (a loose card, a hand): the pale disc may be part
+    # of what lies there
+    feats = _feats(**PALE)
+    missing = feats.edges_missing.copy()
+    missing[4, 5] = 4
+    symbols, _ = chips.classify(replace(feats, edges_missing=missing))
+    assert symbols[4, 5] == "?" and symbols[4, 4] == "?"
+
+
+def test_judging_a_grid_leaves_pale_chips_out():
+    assert chips.classify(_feats(**PALE), covers=False)[0][4, 4] == "?"
+
+
+# seen frames whose blue and green chips under glare read `?` (and their neighbours with
+# them): five chips on a cards board, nothing taken off (g3 gl_cards 0006); a green chip on
+# a text board by the lines of its edge (fin17 r0_text 0018)
+@pytest.mark.parametrize("name", ["glare_pale_chips_spec.json", "glare_pale_green_text_spec.json"])
+def test_frames_with_chips_paled_by_glare_read_exactly(name):
+    image, truth = render_frame(RenderSpec.from_json(json.loads((DATA / name).read_text())))
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)
