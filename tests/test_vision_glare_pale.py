@@ -1,5 +1,6 @@
 """Blue and green chips turned pale in part by glare are read, never guessed where something
-may lie over them (``chips._pale_chips`` and its place in ``chips.classify``)."""
+may lie over them (``chips._pale_chips``), and the bluish fringe left by taking much glare off
+is no chip seen in part (``chips._glare_fringe``), in ``chips.classify``."""
 
 import json
 from dataclasses import replace
@@ -78,6 +79,34 @@ def test_judging_a_grid_leaves_pale_chips_out():
 # a text board by the lines of its edge (fin17 r0_text 0018)
 @pytest.mark.parametrize("name", ["glare_pale_chips_spec.json", "glare_pale_green_text_spec.json"])
 def test_frames_with_chips_paled_by_glare_read_exactly(name):
+    image, truth = render_frame(RenderSpec.from_json(json.loads((DATA / name).read_text())))
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)
+
+
+# an empty card after 105 levels of glare were taken off (fin17 r0_cards 0102, B4): the edges of
+# its printing turned bluish over 0.18 of it, nothing of it through the erosion, no pale disc
+FRINGE = dict(rawB=0.18, chipB=0.015, pale_bg=0.04, glare=0.15, glare_added=105.0)
+
+
+def test_the_bluish_fringe_glare_taken_off_leaves_is_no_chip_seen_in_part():
+    assert chips.classify(_feats(**FRINGE))[0][4, 4] == "."
+
+
+def test_blue_under_glare_with_a_chips_core_or_disc_or_a_hand_stays_unknown():
+    # a piece of a solid blue disc, a pale disc of the hue, skin: a chip seen in part
+    assert chips.classify(_feats(**{**FRINGE, "chipB": 0.035}))[0][4, 4] == "?"
+    assert chips.classify(_feats(**{**FRINGE, "pale_bg": 0.15}))[0][4, 4] == "?"
+    assert chips.classify(_feats(**FRINGE, skin=0.09))[0][4, 4] == "?"
+    # little glare taken off: not a fringe of the taking off
+    assert chips.classify(_feats(**{**FRINGE, "glare_added": 20.0}))[0][4, 4] == "?"
+
+
+# seen frames whose empty cards under much glare taken off read `?` for that fringe (and
+# their neighbours with them): three cards and two chips beside them (g3 gl_cards_h 0006, a
+# hand-free frame); an edge cell after 100 levels (fin16 r0_cards 0154)
+@pytest.mark.parametrize("name", ["glare_fringe_cards_spec.json", "glare_fringe_edge_spec.json"])
+def test_frames_with_a_fringe_of_glare_taken_off_read_exactly(name):
     image, truth = render_frame(RenderSpec.from_json(json.loads((DATA / name).read_text())))
     assert not np.asarray(truth.occluded).any()
     assert BoardReader().read(image).cells == list(truth.cells)

@@ -1039,6 +1039,33 @@ def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
     )
 
 
+FRINGE_TAKEN = 30.0  # grey levels of glare taken off a cell: clipped channels fringe its printing
+FRINGE_CORE = 0.03  # ... with blue or green this thin (eroded share), no chip seen in part
+FRINGE_PALE = 0.12  # ... and no pale disc of that hue (a washed-out chip's: >= 0.15)
+
+
+def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) whose blue or green is a fringe left by taking much glare off
+    (``FRINGE_TAKEN`` grey levels or more): where a warm card's red channel clipped, less
+    was lost there than the equal amount subtracted from the three channels, and the edges
+    of the printing turn bluish. Such blue is thin (nothing survives the erosion) and has
+    no pale disc of its hue around it; a chip seen in part keeps a solid piece or a pale
+    disc, and a hand over it (``hand_over``: skin, a broad tint) keeps the cell unknown."""
+    if feats.glare_added is None:
+        return np.zeros_like(hand_over)
+    core = np.maximum(feats.chip["B"], feats.chip["G"])
+    fringe = (
+        (feats.glare_added >= FRINGE_TAKEN)
+        & (core <= FRINGE_CORE)
+        & (feats.pale_bg < FRINGE_PALE if feats.pale_bg is not None else True)
+        & (feats.skin < HAND_SKIN)
+        & ~hand_over
+    )
+    if feats.tint_core is not None:
+        fringe &= feats.tint_core < GLARED_DISC
+    return fringe
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1255,7 +1282,7 @@ def classify(
         if feats.tinted_blob is not None:
             hand_over |= feats.tinted_blob >= PART_BG_TINT
         part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
-        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS
+        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS & ~_glare_fringe(feats, hand_over)
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
