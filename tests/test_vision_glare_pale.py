@@ -102,10 +102,27 @@ def test_blue_under_glare_with_a_chips_core_or_disc_or_a_hand_stays_unknown():
     assert chips.classify(_feats(**{**FRINGE, "glare_added": 20.0}))[0][4, 4] == "?"
 
 
+def test_a_fringe_on_a_cell_clipped_too_little_to_hide_a_chip_is_no_washed_out_chip():
+    # the same card clipped over a third of it (fin17 r0_cards 0102, B5): no whole chip fits
+    # in the clipped part, and a chip washed out in part would keep a piece of its colour
+    clipped = {**FRINGE, "glare": 0.33, "chipB": 0.025}  # (a little blue through the erosion)
+    assert chips.classify(_feats(**clipped))[0][4, 4] == "."
+    # clipped over half of it: a whole chip may lie washed out there, its rim the blue
+    assert chips.classify(_feats(**{**clipped, "glare": 0.5}))[0][4, 4] == "?"
+
+
 # seen frames whose empty cards under much glare taken off read `?` for that fringe (and
 # their neighbours with them): three cards and two chips beside them (g3 gl_cards_h 0006, a
-# hand-free frame); an edge cell after 100 levels (fin16 r0_cards 0154)
-@pytest.mark.parametrize("name", ["glare_fringe_cards_spec.json", "glare_fringe_edge_spec.json"])
+# hand-free frame); an edge cell after 100 levels (fin16 r0_cards 0154); five cards under
+# 76-169 levels, one clipped over a third (fin17 r0_cards 0102)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "glare_fringe_cards_spec.json",
+        "glare_fringe_edge_spec.json",
+        "glare_fringe_clipped_spec.json",
+    ],
+)
 def test_frames_with_a_fringe_of_glare_taken_off_read_exactly(name):
     image, truth = render_frame(RenderSpec.from_json(json.loads((DATA / name).read_text())))
     assert not np.asarray(truth.occluded).any()

@@ -1042,6 +1042,7 @@ def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
 FRINGE_TAKEN = 30.0  # grey levels of glare taken off a cell: clipped channels fringe its printing
 FRINGE_CORE = 0.03  # ... with blue or green this thin (eroded share), no chip seen in part
 FRINGE_PALE = 0.12  # ... and no pale disc of that hue (a washed-out chip's: >= 0.15)
+GLARE_WHOLE = 0.45  # a cell clipped less than this hides no whole chip (a chip covers >= 0.48)
 
 
 def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
@@ -1262,6 +1263,7 @@ def classify(
             causes["colour_across_boundaries"] = (
                 is_chip & (feats.coloured_sides >= 2) & (feats.coloured_corners >= 2)
             )
+    fringe = np.zeros_like(is_chip)  # blue left by taking much glare off (``_glare_fringe``)
     # a patterned card back: much chip colour in thin lines that the erosion removes (blue or
     # green is never printed; red ink never covers this much of a card)
     # (a sign that something lies on the cell, so left out when judging a located grid)
@@ -1282,7 +1284,8 @@ def classify(
         if feats.tinted_blob is not None:
             hand_over |= feats.tinted_blob >= PART_BG_TINT
         part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
-        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS & ~_glare_fringe(feats, hand_over)
+        fringe = _glare_fringe(feats, hand_over)
+        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS & ~fringe
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -1483,6 +1486,9 @@ def classify(
         # printed red below the ink's share; a washed-out chip keeps its broad pale disc)
         faint_red = is_empty & red & (solidity < SOLIDITY_MIN)
         glared &= ~((is_ink | faint_red) & ~washed_tint)
+    # ... nor is that fringe, on a cell clipped too little to hide a whole chip (one washed out
+    # in part keeps a solid piece of its colour or a pale disc, which a fringe has not)
+    glared &= ~(fringe & ~red & (feats.glare < GLARE_WHOLE))
     causes["glare"] = glared & ~is_chip
     if covers and feats.pale_bg is not None:
         # a disc of pale blue or green as big as a chip, where no chip colour is: a chip under
