@@ -29,7 +29,8 @@ def _feats(**cell):
         elif name.startswith("chip"):
             chip[name[4]][4, 4] = v
         else:
-            a = np.array(getattr(feats, name), np.float32, copy=True)
+            now = getattr(feats, name)  # (None: not measured on a plain board)
+            a = np.zeros((10, 10), np.float32) if now is None else np.array(now, np.float32)
             a[4, 4] = v
             values[name] = a
     # (a card's printing shows on every cell: none reads blank)
@@ -127,3 +128,27 @@ def test_frames_with_a_fringe_of_glare_taken_off_read_exactly(name):
     image, truth = render_frame(RenderSpec.from_json(json.loads((DATA / name).read_text())))
     assert not np.asarray(truth.occluded).any()
     assert BoardReader().read(image).cells == list(truth.cells)
+
+
+def _glared_card(room: float):
+    """A card clipped over 0.69 of it by glare on a board lit too close to clipping to measure
+    it (fin16 r0_cards 0086, C7): two lines gone, its border clipped white, its black print
+    over 0.06 of it; ``room``: where a chip-sized disc fits whole in its clipped part."""
+    glared = np.zeros((10, 10), bool)
+    glared[4, 4] = True
+    feats = _feats(
+        glare=0.69, edges_missing=2, dark=0.06, black=0.6, veil_tint=0.0, ring_clipped=0.57
+    )
+    return replace(
+        feats,
+        glare_added=np.zeros((10, 10), np.float32),
+        glare_unmeasured=glared,
+        clip_room=np.where(glared, room, 1.0).astype(np.float32),
+    )
+
+
+def test_a_glare_spot_clipped_around_the_printing_hides_no_chip():
+    # a sliver of room for a disc (0.01 of the cell) is the spot's ragged edge, not a chip
+    assert chips.classify(_glared_card(0.01))[0][4, 4] == "."
+    # room as a chip washed out whole leaves (>= 0.09 seen): its lines gone stay a cover
+    assert chips.classify(_glared_card(0.09))[0][4, 4] == "?"

@@ -464,8 +464,9 @@ FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell h
 FADED_PRINT = 0.1  # ... and printing over this much of it at least (a white card shows little)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
-CLIP_ROOM_MAX = 0.0  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
-# that disc than this holds no chip washed out whole, and shows its printing
+CLIP_ROOM_MAX = 0.02  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
+# that disc than this holds no chip washed out whole, and shows its printing (seen: every chip
+# hidden in clipped white has room >= 0.09; an empty card's glare spot leaves 0.00-0.02)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
