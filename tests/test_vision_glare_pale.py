@@ -112,16 +112,30 @@ def test_a_fringe_on_a_cell_clipped_too_little_to_hide_a_chip_is_no_washed_out_c
     assert chips.classify(_feats(**{**clipped, "glare": 0.5}))[0][4, 4] == "?"
 
 
+def test_a_fringe_beside_a_cover_stays_unknown():
+    # a neighbour with its boundaries gone (a loose card, a hand): the blue may be a chip's
+    # edge under it
+    feats = _feats(**FRINGE)
+    missing = feats.edges_missing.copy()
+    missing[4, 5] = 4
+    symbols, _ = chips.classify(replace(feats, edges_missing=missing))
+    assert symbols[4, 5] == "?" and symbols[4, 4] == "?"
+
+
 # seen frames whose empty cards under much glare taken off read `?` for that fringe (and
 # their neighbours with them): three cards and two chips beside them (g3 gl_cards_h 0006, a
 # hand-free frame); an edge cell after 100 levels (fin16 r0_cards 0154); five cards under
-# 76-169 levels, one clipped over a third (fin17 r0_cards 0102)
+# 76-169 levels, one clipped over a third (fin17 r0_cards 0102); a card beside cells whose
+# faded lines the glare explains, warned by them for its fringe (g3 gl_cards 0046, fin16
+# r0_text 0061)
 @pytest.mark.parametrize(
     "name",
     [
         "glare_fringe_cards_spec.json",
         "glare_fringe_edge_spec.json",
         "glare_fringe_clipped_spec.json",
+        "glare_fringe_beside_veil_spec.json",
+        "glare_fringe_beside_veil_text_spec.json",
     ],
 )
 def test_frames_with_a_fringe_of_glare_taken_off_read_exactly(name):

@@ -1443,7 +1443,8 @@ def classify(
                 | (feats.skin > 0.2)
                 | ((chip_border > 0.2) & ~explained)
                 | pale
-                | (~is_chip & (raw_bg > NEAR_RAW_BG))
+                # (beside glare alone, the fringe of glare taken off is no chip's edge)
+                | (~is_chip & (raw_bg > NEAR_RAW_BG) & ~(fringe & ~near_cover))
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )
