@@ -1,6 +1,7 @@
 """Blue and green chips turned pale in part by glare are read, never guessed where something
-may lie over them (``chips._pale_chips``), and the bluish fringe left by taking much glare off
-is no chip seen in part (``chips._glare_fringe``), in ``chips.classify``."""
+may lie over them (``chips._pale_chips``); the bluish fringe left by taking much glare off is
+no chip seen in part (``chips._glare_fringe``), and a weakly strange border on a glare spot's
+shoulder beside glare alone no sign of a cover (in ``chips.classify``)."""
 
 import json
 from dataclasses import replace
@@ -166,3 +167,23 @@ def test_a_glare_spot_clipped_around_the_printing_hides_no_chip():
     assert chips.classify(_glared_card(0.01))[0][4, 4] == "."
     # room as a chip washed out whole leaves (>= 0.09 seen): its lines gone stay a cover
     assert chips.classify(_glared_card(0.09))[0][4, 4] == "?"
+
+
+def test_a_weakly_strange_border_on_the_glare_shoulder_beside_a_cover_stays_unknown():
+    # some glare measured on the cell (5 levels, too little to take off as such), a border a
+    # fifth strange: beside a cell whose boundaries are gone, still the cover's sign
+    feats = _feats(ring=0.2, ring_inside=0.2, glare_added=5.0)
+    missing = feats.edges_missing.copy()
+    missing[4, 5] = 4
+    symbols, _ = chips.classify(replace(feats, edges_missing=missing))
+    assert symbols[4, 5] == "?" and symbols[4, 4] == "?"
+
+
+def test_cells_on_the_glare_shoulder_beside_glare_alone_are_read():
+    # seen frame (fin17 r0_text 0166): an empty card and a red chip beside an edge cell whose
+    # strange border the glare explains (57 levels taken off it), 7 levels measured on them
+    # and a border 0.15-0.25 strange, read `?`
+    spec = RenderSpec.from_json(json.loads((DATA / "glare_shoulder_text_spec.json").read_text()))
+    image, truth = render_frame(spec)
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)

@@ -1432,12 +1432,17 @@ def classify(
         cover[CORNERS] = False
         near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
+        # ... and a weakly strange border on the spot's shoulder, where glare was measured
+        # though too little to be taken off as such, beside glare alone is the glare's too
+        shoulder = np.zeros_like(explained)
+        if feats.glare_added is not None:
+            shoulder = (feats.glare_added > 0) & (feats.skin < HAND_SKIN)
         causes["next_to_cover"] = (
             near
             & ~occluded
             & (
                 # a veil of glare explains faded boundaries and a strange border
-                (~border_veiled & (border > RING_MAX / 3))
+                (~border_veiled & (border > RING_MAX / 3) & ~(shoulder & ~near_cover))
                 | (~veiled & edge_sign)
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
