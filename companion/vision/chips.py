@@ -1549,9 +1549,9 @@ def classify(
     pale_chip &= ~occluded
     symbols[pale_chip] = np.where(feats.raw["B"] >= feats.raw["G"], "B", "G")[pale_chip]
     conf[pale_chip] = PALE_CONF
+    causes["glare"] = causes["glare"] & ~pale_chip
     causes["undecided"] = ~(is_chip | is_empty | is_ink | pale_chip)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
-    unsure &= ~pale_chip
     if why is not None:
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis
