@@ -1021,16 +1021,17 @@ def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
     hardly show (a chip's hue is one); no skin (a chip in the fingers)."""
     if feats.pale_bg is None:
         return np.zeros_like(decided)
+    disc = ~decided & (feats.pale_bg >= PALE_DISC_MIN) & (feats.pale_bg <= PALE_DISC_MAX)
+    if not disc.any():
+        return disc  # the common case: every pale disc is a chip read already
     blue, green = feats.raw["B"], feats.raw["G"]
     hue = np.maximum(blue, green)
     glare_seen = feats.glare >= PALE_GLARE
     if feats.glared is not None:
         glare_seen = glare_seen | feats.glared
     return (
-        ~decided
+        disc
         & ~CORNERS
-        & (feats.pale_bg >= PALE_DISC_MIN)
-        & (feats.pale_bg <= PALE_DISC_MAX)
         & (hue >= PALE_RAW_MIN)
         & (hue <= PALE_RAW_MAX)
         & (np.minimum(blue, green) < PALE_OTHER_MAX)
@@ -1055,9 +1056,12 @@ def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
     disc, and a hand over it (``hand_over``: skin, a broad tint) keeps the cell unknown."""
     if feats.glare_added is None:
         return np.zeros_like(hand_over)
+    taken = feats.glare_added >= FRINGE_TAKEN
+    if not taken.any():
+        return taken  # the common case: no glare, or too little taken off
     core = np.maximum(feats.chip["B"], feats.chip["G"])
     fringe = (
-        (feats.glare_added >= FRINGE_TAKEN)
+        taken
         & (core <= FRINGE_CORE)
         & (feats.pale_bg < FRINGE_PALE if feats.pale_bg is not None else True)
         & (feats.skin < HAND_SKIN)
