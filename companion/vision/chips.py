@@ -464,8 +464,9 @@ FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell h
 FADED_PRINT = 0.1  # ... and printing over this much of it at least (a white card shows little)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
-CLIP_ROOM_MAX = 0.0  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
-# that disc than this holds no chip washed out whole, and shows its printing
+CLIP_ROOM_MAX = 0.02  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
+# that disc than this holds no chip washed out whole, and shows its printing (seen: every chip
+# hidden in clipped white has room >= 0.09; an empty card's glare spot leaves 0.00-0.02)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
@@ -1016,6 +1017,76 @@ def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> flo
     return PIP_SKIN if shown is None else float(_middle(shown, 0)) + PIP_SKIN
 
 
+PALE_DISC_MIN = 0.2  # a pale disc of blue or green (eroded) this broad is a chip glare washed out
+PALE_DISC_MAX = 0.45  # ... one broader is a card's back or a sleeve (chips seen: 0.21-0.37)
+PALE_RAW_MIN = 0.25  # ... whose own hue still shows over this much of the cell (never printed)
+PALE_RAW_MAX = 0.62  # ... and no more than a chip covers
+PALE_OTHER_MAX = 0.05  # ... with hardly any of the other two chip colours
+PALE_GLARE = 0.05  # ... on a cell this much clipped white, or where glare was taken off
+PALE_CONF = 0.5  # its confidence: read from a pale remnant
+
+
+def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) not ``decided`` that hold a blue or green chip glare washed out: a
+    specular spot turns much of its disc too pale for the chip's colour class (its eroded
+    share falls below ``CHIP_MIN``), yet the disc keeps its hue (``CellFeatures.pale_bg``: blue
+    or green however pale, eroded) over a chip's area, and the chip colour still covers a good
+    part of the cell. Blue and green are never printed; a card's back or a sleeve fills more
+    of the cell (and shows on the border: such cells stay covered); the other chip colours
+    hardly show (a chip's hue is one); no skin (a chip in the fingers)."""
+    if feats.pale_bg is None:
+        return np.zeros_like(decided)
+    disc = ~decided & (feats.pale_bg >= PALE_DISC_MIN) & (feats.pale_bg <= PALE_DISC_MAX)
+    if not disc.any():
+        return disc  # the common case: every pale disc is a chip read already
+    blue, green = feats.raw["B"], feats.raw["G"]
+    hue = np.maximum(blue, green)
+    glare_seen = feats.glare >= PALE_GLARE
+    if feats.glared is not None:
+        glare_seen = glare_seen | feats.glared
+    return (
+        disc
+        & ~CORNERS
+        & (hue >= PALE_RAW_MIN)
+        & (hue <= PALE_RAW_MAX)
+        & (np.minimum(blue, green) < PALE_OTHER_MAX)
+        & (feats.raw["R"] < 2 * PALE_OTHER_MAX)
+        & (feats.skin < HAND_SKIN)
+        & glare_seen
+    )
+
+
+FRINGE_TAKEN = 30.0  # grey levels of glare taken off a cell: clipped channels fringe its printing
+FRINGE_CORE = 0.03  # ... with blue or green this thin (eroded share), no chip seen in part
+FRINGE_PALE = 0.12  # ... and no pale disc of that hue (a washed-out chip's: >= 0.15)
+GLARE_WHOLE = 0.45  # a cell clipped less than this hides no whole chip (a chip covers >= 0.48)
+
+
+def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) whose blue or green is a fringe left by taking much glare off
+    (``FRINGE_TAKEN`` grey levels or more): where a warm card's red channel clipped, less
+    was lost there than the equal amount subtracted from the three channels, and the edges
+    of the printing turn bluish. Such blue is thin (nothing survives the erosion) and has
+    no pale disc of its hue around it; a chip seen in part keeps a solid piece or a pale
+    disc, and a hand over it (``hand_over``: skin, a broad tint) keeps the cell unknown."""
+    if feats.glare_added is None:
+        return np.zeros_like(hand_over)
+    taken = feats.glare_added >= FRINGE_TAKEN
+    if not taken.any():
+        return taken  # the common case: no glare, or too little taken off
+    core = np.maximum(feats.chip["B"], feats.chip["G"])
+    fringe = (
+        taken
+        & (core <= FRINGE_CORE)
+        & (feats.pale_bg < FRINGE_PALE if feats.pale_bg is not None else True)
+        & (feats.skin < HAND_SKIN)
+        & ~hand_over
+    )
+    if feats.tint_core is not None:
+        fringe &= feats.tint_core < GLARED_DISC
+    return fringe
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1075,6 +1146,8 @@ def classify(
     # seen only in part (under a patterned card back, between fingers), not an empty cell
     raw_bg = np.maximum(feats.raw["B"], feats.raw["G"])
     is_empty = (best < EMPTY_MAX + base) & ~is_chip & (raw_bg < EMPTY_RAW_BG_MAX)
+    # a blue or green chip glare turned pale in part: no pattern, read unless covered
+    pale_chip = _pale_chips(feats, is_chip | is_empty) if covers else np.zeros_like(is_chip)
 
     # something over the cell: foreign colours on its border, no card white visible at all,
     # or a solid dark object (a shadowed chip, a sleeve) where only thin ink belongs
@@ -1210,6 +1283,7 @@ def classify(
             causes["colour_across_boundaries"] = (
                 is_chip & (feats.coloured_sides >= 2) & (feats.coloured_corners >= 2)
             )
+    fringe = np.zeros_like(is_chip)  # blue left by taking much glare off (``_glare_fringe``)
     # a patterned card back: much chip colour in thin lines that the erosion removes (blue or
     # green is never printed; red ink never covers this much of a card)
     # (a sign that something lies on the cell, so left out when judging a located grid)
@@ -1217,7 +1291,7 @@ def classify(
         thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
         # ... or red over more of a cell than any printing covers, not as a chip's disc
         thin_red |= feats.raw["R"] > INK_RAW_ALL
-        causes["pattern"] = ~is_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
+        causes["pattern"] = ~is_chip & ~pale_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)
         # blue and green are never printed: a cell read empty that shows clearly more of
         # either than this board's own empty cells (a card art's pictures, a neighbour's chip
         # reaching in) is a chip seen in part, between or beside the fingers over it; so is
@@ -1230,7 +1304,8 @@ def classify(
         if feats.tinted_blob is not None:
             hand_over |= feats.tinted_blob >= PART_BG_TINT
         part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
-        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS
+        fringe = _glare_fringe(feats, hand_over)
+        causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS & ~fringe
     occluded = functools.reduce(np.logical_or, causes.values())
     edge_sign = feats.edges_missing >= 1 if covers else np.zeros_like(occluded)
     # glare washes a chip out: unsure when some chip colour shows around it
@@ -1376,18 +1451,24 @@ def classify(
         cover[CORNERS] = False
         near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
+        # ... and a weakly strange border on the spot's shoulder, where glare was measured
+        # though too little to be taken off as such, beside glare alone is the glare's too
+        shoulder = np.zeros_like(explained)
+        if feats.glare_added is not None:
+            shoulder = (feats.glare_added > 0) & (feats.skin < HAND_SKIN)
         causes["next_to_cover"] = (
             near
             & ~occluded
             & (
                 # a veil of glare explains faded boundaries and a strange border
-                (~border_veiled & (border > RING_MAX / 3))
+                (~border_veiled & (border > RING_MAX / 3) & ~(shoulder & ~near_cover))
                 | (~veiled & edge_sign)
                 | (feats.white < 0.8)
                 | (feats.skin > 0.2)
                 | ((chip_border > 0.2) & ~explained)
                 | pale
-                | (~is_chip & (raw_bg > NEAR_RAW_BG))
+                # (beside glare alone, the fringe of glare taken off is no chip's edge)
+                | (~is_chip & (raw_bg > NEAR_RAW_BG) & ~(fringe & ~near_cover))
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )
@@ -1431,6 +1512,9 @@ def classify(
         # printed red below the ink's share; a washed-out chip keeps its broad pale disc)
         faint_red = is_empty & red & (solidity < SOLIDITY_MIN)
         glared &= ~((is_ink | faint_red) & ~washed_tint)
+    # ... nor is that fringe, on a cell clipped too little to hide a whole chip (one washed out
+    # in part keeps a solid piece of its colour or a pale disc, which a fringe has not)
+    glared &= ~(fringe & ~red & (feats.glare < GLARE_WHOLE))
     causes["glare"] = glared & ~is_chip
     if covers and feats.pale_bg is not None:
         # a disc of pale blue or green as big as a chip, where no chip colour is: a chip under
@@ -1479,7 +1563,13 @@ def classify(
         part_chip = is_ink & hidden_part & (raw_best > max(ink_raw, INK_BOLD_RAW_MAX))
         causes["part_chip"] = part_chip
         occluded = occluded | part_chip
-    causes["undecided"] = ~(is_chip | is_empty | is_ink)
+    # a pale chip with no sign of a cover on or beside it is read (glare pales a chip, never
+    # turns it into another); beside a cover it stays unknown like any weak sign
+    pale_chip &= ~occluded
+    symbols[pale_chip] = np.where(feats.raw["B"] >= feats.raw["G"], "B", "G")[pale_chip]
+    conf[pale_chip] = PALE_CONF
+    causes["glare"] = causes["glare"] & ~pale_chip
+    causes["undecided"] = ~(is_chip | is_empty | is_ink | pale_chip)
     unsure = occluded | causes["glare"] | causes["undecided"] | causes.get("washed_chip", False)
     if why is not None:
         why.update(causes)
