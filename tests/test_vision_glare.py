@@ -243,3 +243,38 @@ def test_cells_under_glare_on_a_bright_board_are_read(name):
     image, truth = render_frame(spec)
     assert not np.asarray(truth.occluded).any()
     assert BoardReader().read(image).cells == list(truth.cells)
+
+
+def test_a_lit_line_of_cards_beside_the_boards_fold_is_its_sheen_not_glare():
+    from companion.vision.glare import fold_sheen
+
+    lifted = np.zeros((10, 10), bool)
+    lifted[3:9, 5] = True  # the column beside the middle fold, lit from row 4 to row 9
+    lifted[0, 0] = True  # and a lone cell elsewhere
+    assert fold_sheen(lifted).sum() == 6 and not fold_sheen(lifted)[0, 0]
+    row = np.zeros((10, 10), bool)
+    row[4, 1:9] = True
+    assert fold_sheen(row).sum() == 8
+    # a lamp's spot is as deep as it is wide; a streak away from the middle is no fold; a
+    # short lit stretch may be a small spot
+    spot = np.zeros((10, 10), bool)
+    spot[3:6, 4:7] = True
+    away = np.zeros((10, 10), bool)
+    away[2:8, 2] = True
+    short = np.zeros((10, 10), bool)
+    short[5, 3:6] = True
+    for lifted in (spot, away, short):
+        assert not fold_sheen(lifted).any()
+
+
+def test_the_cards_beside_a_folded_boards_lit_hinge_are_read():
+    # a cards board whose halves do not lie flat: the hinge's ridge lights the column of
+    # cards beside the fold from end to end, once taken for glare that left those cards `?`
+    from test_vision_support import cli_frame, confidently_wrong
+
+    frame, truth = cli_frame(7980011, 69, "cards", board_share=(0.3, 0.95), fold=1.0)
+    quality = truth.spec.get("jpeg") or 95
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    reading = BoardReader().read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))  # as `companion render`
+    assert reading.board_found and confidently_wrong(reading, truth.cells) == []
+    assert reading.cells == truth.cells

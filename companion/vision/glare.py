@@ -170,12 +170,39 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
         AROUND.astype(np.float32),
         borderType=cv2.BORDER_CONSTANT,
     )
-    spots = strong & (beside >= SPOT_NEIGHBOURS)
+    spots = strong & (beside >= SPOT_NEIGHBOURS) & ~fold_sheen(strong)
     added = np.where(cv2.dilate(spots, SPOT_REACH) > 0, added, 0.0).astype(np.float32)
     unmeasured = unmeasured_glare(lift_dark, white, light) & (added < VEIL_MIN)
     if not spots.any() and not unmeasured.any():
         return None
     return Veil(added=added, light=light, white=board_white(grid_bgr), unmeasured=unmeasured)
+
+
+FOLD_LINES = (4, 5)  # the rows (columns) of cells along a board's middle fold
+SHEEN_CELLS = 4  # cells of one such row (column) a fold's sheen lights at least
+
+
+def fold_sheen(lifted: np.ndarray) -> np.ndarray:
+    """Of the ``lifted`` cells (10x10 bool), those that a folding board's sheen explains: a
+    group of them (8-connected) lying within one row or column beside the board's middle
+    (``FOLD_LINES``), along ``SHEEN_CELLS`` cells or more.
+
+    A board that folds in half does not lie quite flat: the hinge bulges, and its ridge
+    catches the light as a bright line along the middle, lighting the row (or column) of cards
+    beside it from end to end. That is no lamp's spot, which is round and as deep as it is
+    wide: taking it off as glare would treat the cards beside the fold as washed out, while
+    they are read as they are (their white is simply brighter)."""
+    out = np.zeros_like(lifted, dtype=bool)
+    if not lifted.any():
+        return out
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lifted.astype(np.uint8), 8)
+    for i in range(1, count):
+        x, y, w, h = stats[i, :4]
+        along_col = w == 1 and x in FOLD_LINES and h >= SHEEN_CELLS
+        along_row = h == 1 and y in FOLD_LINES and w >= SHEEN_CELLS
+        if along_col or along_row:
+            out |= labels == i
+    return out
 
 
 def unmeasured_glare(lift_dark: np.ndarray, white: np.ndarray, light: np.ndarray) -> np.ndarray:
