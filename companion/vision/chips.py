@@ -17,7 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.cell_boxes import eroded_shares
+from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
@@ -33,7 +33,7 @@ from companion.vision.colour import (
     tinted_mask,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
-from companion.vision.stats import percentile_u8, row_percentiles
+from companion.vision.stats import percentile_u8, row_counts, row_percentiles
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -200,6 +200,15 @@ class CellShape:
         return 1.0 - self.inner
 
     @functools.cached_property
+    def inner_columns(self) -> np.ndarray:
+        """10 w x 10 float32: column j picks the pixel columns of cell column j's inner part
+        (a row of per-pixel-column values times it sums each cell's inner columns)."""
+        pick = np.zeros((10 * self.w, 10), np.float32)
+        for c in range(10):
+            pick[c * self.w + self.inner_x : (c + 1) * self.w - self.inner_x, c] = 1.0
+        return pick
+
+    @functools.cached_property
     def boundary_xs(self) -> np.ndarray:
         """Pixel columns of the 11 vertical cell boundaries (the last one inside the image)."""
         return np.minimum(np.arange(11) * self.w, 10 * self.w - 1)
@@ -294,15 +303,22 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
     One integer sum over the inner rows of every cell row (contiguous pixel rows, cheap
     for numpy), then one over the inner columns of every cell: exact counts, no inner-part
     mask, no float copy of the images.
+
+    The row sums stay in 8 bits: 255 is -1 modulo 256, so a column's wrapped byte sum is
+    minus its count of set pixels (exact below 256 rows), and no wider copy is made; the
+    columns are then summed by one small matrix product (exact in float32).
     """
     w, h = shape.w, shape.h
     ix, iy = shape.inner_x, shape.inner_y
     k = planes.shape[0]
-    # a cell's inner rows of 255s fit 16 bits (the quicker sum) up to 257 rows
-    small = (h - 2 * iy) * 255 <= np.iinfo(np.uint16).max
     rows = planes.reshape(k * 10, h, 10 * w)[:, iy : h - iy]
-    rows = rows.sum(axis=1, dtype=np.uint16 if small else np.uint32)
-    counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
+    if h - 2 * iy < 256:
+        column_counts = np.negative(rows.sum(axis=1, dtype=np.uint8))
+        counts = (column_counts.astype(np.float32) @ shape.inner_columns).reshape(k, 10, 10)
+        counts = counts.astype(np.uint32) * np.uint32(255)
+    else:
+        rows = rows.sum(axis=1, dtype=np.uint32)
+        counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
     return (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
 
 
@@ -330,7 +346,7 @@ def blown_out(bgr: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
     """The brightest (3x3-averaged) grey level of each cell: 10x10 float."""
     grey = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2GRAY)
-    return grey.reshape(10, shape.h, 10, shape.w).max(axis=(1, 3)).astype(np.float32)
+    return cell_extremes(grey, shape.w, shape.h, np.maximum).astype(np.float32)
 
 
 def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -388,14 +404,14 @@ def ring_anomalies(
     foreign = near.reshape(ring.shape[:2]) == 0
     if chip_ring is not None:
         foreign &= ~chip_ring
-    share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
+    share = (row_counts(foreign) / foreign.shape[1]).reshape(10, 10).astype(np.float32)
     # a palette that misses one of the board's own colours raises every cell alike: only what
     # stands out from the typical cell counts
     typical = _typical(share)
     inside = None
     if outer is not None:
         kept = (~outer).sum(axis=1)
-        inside_share = (foreign & ~outer).sum(axis=1) / np.maximum(kept, 1)
+        inside_share = row_counts(foreign & ~outer) / np.maximum(kept, 1)
         inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
     off_lines = None
     if lines and (share - typical > RING_MAX)[~CORNERS].any():
@@ -532,7 +548,7 @@ def missing_edges(
 
 def cell_blacks(grey: np.ndarray, shape: CellShape) -> np.ndarray:
     """Per cell, its darkest (3x3-averaged) grey level over ``WHITE_LEVEL``: 10x10 float."""
-    dark = cv2.blur(grey, (3, 3)).reshape(10, shape.h, 10, shape.w).min(axis=(1, 3))
+    dark = cell_extremes(cv2.blur(grey, (3, 3)), shape.w, shape.h, np.minimum)
     return dark.astype(np.float32) / WHITE_LEVEL
 
 
@@ -585,8 +601,17 @@ def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
     return np.minimum(gone, missing_edges(fine_img, fine_whites, shape))
 
 
-_ACROSS_V = np.ones((1, 3), np.uint8)
-_ACROSS_H = np.ones((3, 1), np.uint8)
+def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
+    """The pixel columns (``axis`` 1) or rows (0) ``at`` of a mask, each the greatest of
+    itself and its two neighbours inside the image: ``cv2.dilate`` across the lines, then
+    those lines, with the dilation done on the few lines taken only."""
+    last = mask.shape[axis] - 1
+    before, after = np.maximum(at - 1, 0), np.minimum(at + 1, last)
+    if axis == 1:
+        return np.maximum(np.maximum(mask[:, before], mask[:, at]), mask[:, after])
+    return np.maximum(np.maximum(mask[before], mask[at]), mask[after])
+
+
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
 
 
@@ -602,8 +627,8 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     xs, ys = shape.boundary_xs, shape.boundary_ys
     # a pixel either side of each boundary counts (a grid a pixel off); area resizes average
     # each boundary over each cell's side
-    cols = cv2.dilate(any_chip, _ACROSS_V)[:, xs].astype(np.float32)  # H x 11
-    rows = cv2.dilate(any_chip, _ACROSS_H)[ys, :].astype(np.float32)  # 11 x W
+    cols = lines_across(any_chip, xs, axis=1).astype(np.float32)  # H x 11
+    rows = lines_across(any_chip, ys, axis=0).astype(np.float32)  # 11 x W
     vert = cv2.resize(cols, (11, 10), interpolation=cv2.INTER_AREA) / 255.0  # 10 x 11
     horiz = cv2.resize(rows, (10, 11), interpolation=cv2.INTER_AREA) / 255.0  # 11 x 10
     inner = _middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()]), 0)
@@ -803,7 +828,7 @@ def measure(
     )
     if veil is not None or (feats.ring > RING_MAX)[~CORNERS].any():
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
-        feats.ring_clipped = np.count_nonzero(clipped, axis=1).reshape(10, 10) / clipped.shape[1]
+        feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
