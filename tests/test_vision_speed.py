@@ -143,6 +143,46 @@ def test_lines_across_are_the_dilated_masks_lines_at_the_image_edges_too():
     assert cols.any() and rows.any()
 
 
+def test_blown_out_is_every_channel_clipped():
+    rng = np.random.default_rng(11)
+    bgr = rng.integers(230, 256, (60, 80, 3)).astype(np.uint8)  # around the clipping level
+    got = chips.blown_out(bgr)
+    assert np.array_equal(got, cv2.inRange(bgr, (245, 245, 245), (255, 255, 255)))
+    assert 0 < np.count_nonzero(got) < got.size
+    out = np.zeros(bgr.shape[:2], np.uint8)
+    assert chips.blown_out(bgr, out) is not None and np.array_equal(out, got)
+
+
+def test_normalised_rings_are_each_cells_ring_pixels_over_its_white():
+    shape = chips.shape_for_aspect(1.5)
+    rng = np.random.default_rng(9)
+    img = rng.integers(0, 256, (10 * shape.h, 10 * shape.w, 3)).astype(np.uint8)
+    whites = rng.uniform(90, 255, (10, 10)).astype(np.float32)
+    got = chips.normalised_rings(img, whites, shape)
+    want = np.take(img.reshape(-1, 3), shape.ring_pixels, axis=0).astype(np.float32)
+    want *= (200.0 / (whites.reshape(100) + 1.0))[:, None, None]
+    assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def test_a_grid_warp_is_one_perspective_warp_planned_once_per_quad():
+    from companion.vision.geometry import rect_points
+    from companion.vision.pipeline import _warp_plan, grid_shape, warp_grid
+
+    rng = np.random.default_rng(10)
+    frame = rng.integers(0, 256, (240, 320, 3)).astype(np.uint8)
+    quad = np.array([[40.3, 30.1], [290.7, 45.2], [270.2, 220.8], [25.5, 200.4]])
+    shape = grid_shape(quad)
+    w, h = shape.size
+    hom = cv2.getPerspectiveTransform(quad.astype(np.float32), rect_points(w, h).astype(np.float32))
+    want = cv2.warpPerspective(frame, hom, (w, h), flags=cv2.INTER_LINEAR)
+    hits = _warp_plan.cache_info().hits
+    assert np.array_equal(warp_grid(frame, quad), want)
+    assert np.array_equal(warp_grid(frame, quad.tolist()), want)  # any array-like quad
+    assert _warp_plan.cache_info().hits >= hits + 1  # the second warp reused the plan
+    other = chips.shape_for_aspect(1.0)  # a shape given explicitly has its own plan
+    assert warp_grid(frame, quad, other).shape[:2] == (10 * other.h, 10 * other.w)
+
+
 @pytest.mark.parametrize("share", [0.01, 0.02, 0.4])  # the first two: sparse
 def test_component_stats_are_opencvs_on_sparse_and_dense_masks(share):
     rng = np.random.default_rng(int(share * 100))

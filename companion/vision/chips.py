@@ -30,7 +30,6 @@ from companion.vision.colour import (
     flatten_light,
     light_gains,
     local_whites,
-    tinted_mask,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
 from companion.vision.stats import percentile_u8, row_counts, row_percentiles
@@ -200,13 +199,9 @@ class CellShape:
         return 1.0 - self.inner
 
     @functools.cached_property
-    def inner_columns(self) -> np.ndarray:
-        """10 w x 10 float32: column j picks the pixel columns of cell column j's inner part
-        (a row of per-pixel-column values times it sums each cell's inner columns)."""
-        pick = np.zeros((10 * self.w, 10), np.float32)
-        for c in range(10):
-            pick[c * self.w + self.inner_x : (c + 1) * self.w - self.inner_x, c] = 1.0
-        return pick
+    def inner_starts(self) -> np.ndarray:
+        """The first pixel column of each cell column's inner part (10)."""
+        return np.arange(10) * self.w + self.inner_x
 
     @functools.cached_property
     def boundary_xs(self) -> np.ndarray:
@@ -306,16 +301,25 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
 
     The row sums stay in 8 bits: 255 is -1 modulo 256, so a column's wrapped byte sum is
     minus its count of set pixels (exact below 256 rows), and no wider copy is made; the
-    columns are then summed by one small matrix product (exact in float32).
+    columns are then summed by one integer box filter along the rows (no BLAS call, whose
+    helper threads would spin on a shared machine).
     """
     w, h = shape.w, shape.h
     ix, iy = shape.inner_x, shape.inner_y
     k = planes.shape[0]
     rows = planes.reshape(k * 10, h, 10 * w)[:, iy : h - iy]
-    if h - 2 * iy < 256:
+    if h - 2 * iy < 256 and shape.inner_count < 65536:
         column_counts = np.negative(rows.sum(axis=1, dtype=np.uint8))
-        counts = (column_counts.astype(np.float32) @ shape.inner_columns).reshape(k, 10, 10)
-        counts = counts.astype(np.uint32) * np.uint32(255)
+        # at each cell's first inner column, the sum over its inner columns (16 bits)
+        sums = cv2.boxFilter(
+            column_counts,
+            cv2.CV_16U,
+            (w - 2 * ix, 1),
+            anchor=(0, 0),
+            normalize=False,
+            borderType=cv2.BORDER_CONSTANT,
+        )
+        counts = sums[:, shape.inner_starts].reshape(k, 10, 10).astype(np.uint32) * np.uint32(255)
     else:
         rows = rows.sum(axis=1, dtype=np.uint32)
         counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
@@ -339,8 +343,10 @@ RING_BITS = np.array(
 
 def blown_out(bgr: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Glare: pixels the camera clipped (all channels near 255 before any white balance).
-    ``out``: a uint8 image of the same size to write the mask into."""
-    return cv2.inRange(bgr, (245, 245, 245), (255, 255, 255), dst=out)
+    ``out``: a uint8 image of the same size to write the mask into. (All three channels at
+    245 or more: their least one above 244, cheaper than a three-channel range test.)"""
+    b, g, r = cv2.split(bgr)
+    return cv2.compare(cv2.min(cv2.min(b, g), r), 244, cv2.CMP_GT, dst=out)
 
 
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -410,7 +416,7 @@ def ring_anomalies(
     typical = _typical(share)
     inside = None
     if outer is not None:
-        kept = (~outer).sum(axis=1)
+        kept = row_counts(~outer)
         inside_share = row_counts(foreign & ~outer) / np.maximum(kept, 1)
         inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
     off_lines = None
@@ -836,7 +842,7 @@ def measure(
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        tinted = tinted_mask(hsv, profile)
+        tinted = class_mask(code, "tinted")
         feats.tinted_blob = _per_cell(cv2.erode(tinted, ERODE), shape)
         feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
     elif (feats.glare > GLARE_MAX).any() or (
@@ -844,7 +850,7 @@ def measure(
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+        feats.tinted_blob = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
     if (
         (feats.edges_missing >= EDGES_GONE).any()
         or (feats.ring > RING_MAX)[~CORNERS].any()
@@ -854,7 +860,7 @@ def measure(
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+            feats.veil_tint = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
     # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
     # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
     # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps
@@ -875,7 +881,7 @@ def measure(
         feats.tint_core = feats.tinted_disc
     elif (doubt | band).any():
         feats.tint_core = _disc_cells(
-            lambda box: tinted_mask(hsv[box], profile), doubt | band, shape, core
+            lambda box: class_mask(code[box], "tinted"), doubt | band, shape, core
         )
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
