@@ -104,6 +104,7 @@ def test_per_cell_counts_are_the_plain_counts_of_each_cells_inner_pixels(aspect)
     want = (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
     got = chips._per_cell_planes(masks, shape)
     assert np.array_equal(got, want) and got.dtype == np.float32
+    assert got.flags.c_contiguous  # classify is slower on strided per-cell arrays
     assert got[0].max() == 0 and got[3].min() == 1  # nothing set, everything set
     assert 0.2 < got[1].mean() < 0.4
 
