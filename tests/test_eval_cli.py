@@ -94,6 +94,11 @@ def test_bench_vision_reports_wall_and_cpu_time_of_locating(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["repeat"] == 2 and result["threads"] == 1
     assert result["locate_and_orient_ms"] > 0 and result["locate_and_orient_cpu_ms"] > 0
+    # the reading and the conversion it is held against, as CPU time too
+    assert result["read_located_cpu_ms"] > 0 and result["bgr_to_lab_cpu_ms"] > 0
+    cpu_ratio = result["read_located_cpu_ms"] / result["bgr_to_lab_cpu_ms"]
+    assert abs(result["read_to_lab_cpu_ratio"] - cpu_ratio) < 0.01
+    assert result["fast_path_every_run"] is True
     assert result["locate_target_ms"] == 100
     assert result["cells_read"] == list(SOME)
     assert main(["bench", "vision", "--repeat", "0", "--image", str(path)]) == 2

@@ -598,7 +598,7 @@ def test_per_cell_fractions_count_each_cells_inner_pixels():
 
 
 def test_colour_classes_are_the_hsv_boxes_of_the_profile():
-    from companion.vision.colour import CLASSES, HueBand, class_mask, colour_code
+    from companion.vision.colour import CLASSES, HueBand, class_mask, colour_code, tinted_mask
 
     rng = np.random.default_rng(4)
     hsv = np.dstack(
@@ -632,6 +632,8 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
             want["pale_bg"] = cv2.inRange(hsv, (green.lo, 40, 45), (blue.hi, 255, 255))
         else:
             want["pale_bg"] = box(blue, 40, 45) | box(green, 40, 45)
+        want["tinted"] = tinted_mask(hsv, profile)  # any tint, however pale
+        assert set(want) == set(CLASSES)
         for name, mask in want.items():
             assert (masks[name] == mask).all(), name
 

@@ -7,8 +7,8 @@ import pytest
 from test_vision_support import close_board_spec
 
 from companion.render import render_frame
-from companion.vision import locate
-from companion.vision.cell_boxes import eroded_shares
+from companion.vision import chips, locate
+from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.grid import AxisFit, _cell_means, settle_shift
 from companion.vision.locate import (
     GridFit,
@@ -17,7 +17,13 @@ from companion.vision.locate import (
     fit_grid_in_quad,
 )
 from companion.vision.pipeline import _enumerate_then
-from companion.vision.stats import grey_median, percentile_u8, row_medians, row_percentiles
+from companion.vision.stats import (
+    grey_median,
+    percentile_u8,
+    row_counts,
+    row_medians,
+    row_percentiles,
+)
 
 
 @pytest.mark.parametrize("width", [1, 2, 93, 104])
@@ -81,6 +87,101 @@ def test_eroded_shares_of_a_few_cells_are_the_whole_images_erosion(outside):
         part = whole[r * ch + 2 : (r + 1) * ch - 2, c * cw + 3 : (c + 1) * cw - 3]
         assert got[r, c] == np.float32(cv2.countNonZero(part) / part.size)
     assert (got[~cells] == 0).all() and got[cells].min() > 0
+
+
+@pytest.mark.parametrize("aspect", [0.5, 1.0, 1.5])
+def test_per_cell_counts_are_the_plain_counts_of_each_cells_inner_pixels(aspect):
+    # the reading's per-cell shares, summed in wrapping 8-bit rows and a small matrix
+    # product: the same float32 numbers as counting with numpy, to the bit
+    shape = chips.shape_for_aspect(aspect)
+    rng = np.random.default_rng(int(aspect * 10))
+    h, w = 10 * shape.h, 10 * shape.w
+    masks = np.where(rng.random((4, h, w)) < [[[0.0]], [[0.3]], [[0.97]], [[1.0]]], 255, 0)
+    masks = masks.astype(np.uint8)
+    ix, iy = shape.inner_x, shape.inner_y
+    cells = masks.reshape(4, 10, shape.h, 10, shape.w)[:, :, iy:-iy, :, ix:-ix]
+    counts = np.count_nonzero(cells, axis=(2, 4)).astype(np.uint32) * 255
+    want = (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
+    got = chips._per_cell_planes(masks, shape)
+    assert np.array_equal(got, want) and got.dtype == np.float32
+    assert got.flags.c_contiguous  # classify is slower on strided per-cell arrays
+    assert got[0].max() == 0 and got[3].min() == 1  # nothing set, everything set
+    assert 0.2 < got[1].mean() < 0.4
+
+
+@pytest.mark.parametrize("ufunc", [np.minimum, np.maximum])
+def test_cell_extremes_are_each_cells_least_and_greatest_pixel(ufunc):
+    rng = np.random.default_rng(6)
+    for cw, ch in ((24, 24), (29, 20), (20, 29)):
+        image = rng.integers(0, 256, (10 * ch, 10 * cw)).astype(np.uint8)
+        cells = image.reshape(10, ch, 10, cw)
+        want = cells.min(axis=(1, 3)) if ufunc is np.minimum else cells.max(axis=(1, 3))
+        got = cell_extremes(image, cw, ch, ufunc)
+        assert np.array_equal(got, want) and got.dtype == np.uint8
+
+
+def test_row_counts_are_numpys_sums_of_booleans():
+    rng = np.random.default_rng(7)
+    mask = rng.random((100, 126)) < 0.3
+    mask[0] = False
+    mask[1] = True
+    got = row_counts(mask)
+    assert np.array_equal(got, mask.sum(axis=1))
+    assert got[0] == 0 and got[1] == 126
+    # a share per row, as the reading's ring shares divide it: numpy's mean to the bit
+    assert np.array_equal(got / mask.shape[1], mask.mean(axis=1))
+
+
+def test_lines_across_are_the_dilated_masks_lines_at_the_image_edges_too():
+    rng = np.random.default_rng(8)
+    shape = chips.shape_for_aspect(1.5)
+    mask = np.where(rng.random((10 * shape.h, 10 * shape.w)) < 0.1, 255, 0).astype(np.uint8)
+    xs, ys = shape.boundary_xs, shape.boundary_ys  # the first and last on the image's edge
+    cols = chips.lines_across(mask, xs, axis=1)
+    rows = chips.lines_across(mask, ys, axis=0)
+    assert np.array_equal(cols, cv2.dilate(mask, np.ones((1, 3), np.uint8))[:, xs])
+    assert np.array_equal(rows, cv2.dilate(mask, np.ones((3, 1), np.uint8))[ys, :])
+    assert cols.any() and rows.any()
+
+
+def test_blown_out_is_every_channel_clipped():
+    rng = np.random.default_rng(11)
+    bgr = rng.integers(230, 256, (60, 80, 3)).astype(np.uint8)  # around the clipping level
+    got = chips.blown_out(bgr)
+    assert np.array_equal(got, cv2.inRange(bgr, (245, 245, 245), (255, 255, 255)))
+    assert 0 < np.count_nonzero(got) < got.size
+    out = np.zeros(bgr.shape[:2], np.uint8)
+    assert chips.blown_out(bgr, out) is not None and np.array_equal(out, got)
+
+
+def test_normalised_rings_are_each_cells_ring_pixels_over_its_white():
+    shape = chips.shape_for_aspect(1.5)
+    rng = np.random.default_rng(9)
+    img = rng.integers(0, 256, (10 * shape.h, 10 * shape.w, 3)).astype(np.uint8)
+    whites = rng.uniform(90, 255, (10, 10)).astype(np.float32)
+    got = chips.normalised_rings(img, whites, shape)
+    want = np.take(img.reshape(-1, 3), shape.ring_pixels, axis=0).astype(np.float32)
+    want *= (200.0 / (whites.reshape(100) + 1.0))[:, None, None]
+    assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def test_a_grid_warp_is_one_perspective_warp_planned_once_per_quad():
+    from companion.vision.geometry import rect_points
+    from companion.vision.pipeline import _warp_plan, grid_shape, warp_grid
+
+    rng = np.random.default_rng(10)
+    frame = rng.integers(0, 256, (240, 320, 3)).astype(np.uint8)
+    quad = np.array([[40.3, 30.1], [290.7, 45.2], [270.2, 220.8], [25.5, 200.4]])
+    shape = grid_shape(quad)
+    w, h = shape.size
+    hom = cv2.getPerspectiveTransform(quad.astype(np.float32), rect_points(w, h).astype(np.float32))
+    want = cv2.warpPerspective(frame, hom, (w, h), flags=cv2.INTER_LINEAR)
+    hits = _warp_plan.cache_info().hits
+    assert np.array_equal(warp_grid(frame, quad), want)
+    assert np.array_equal(warp_grid(frame, quad.tolist()), want)  # any array-like quad
+    assert _warp_plan.cache_info().hits >= hits + 1  # the second warp reused the plan
+    other = chips.shape_for_aspect(1.0)  # a shape given explicitly has its own plan
+    assert warp_grid(frame, quad, other).shape[:2] == (10 * other.h, 10 * other.w)
 
 
 @pytest.mark.parametrize("share", [0.01, 0.02, 0.4])  # the first two: sparse

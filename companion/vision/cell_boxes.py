@@ -44,3 +44,13 @@ def eroded_shares(
         part = eroded[top : top + cell_h - 2 * iy, left : left + cell_w - 2 * ix]
         out[r, c] = cv2.countNonZero(part) / inner
     return out
+
+
+def cell_extremes(image: np.ndarray, cell_w: int, cell_h: int, ufunc: np.ufunc) -> np.ndarray:
+    """Per cell of a single-channel grid image of 10x10 cells of ``cell_w`` x ``cell_h``
+    pixels, its least (``np.minimum``) or greatest (``np.maximum``) pixel: 10x10, the image's
+    dtype. The same numbers as ``reshape(10, h, 10, w).min(axis=(1, 3))``, several times
+    faster: first along each cell row's pixel rows (whole contiguous image rows), then
+    within each cell's few columns."""
+    rows = ufunc.reduce(image.reshape(10, cell_h, 10 * cell_w), axis=1)
+    return ufunc.reduce(rows.reshape(10, 10, cell_w), axis=2)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.cell_boxes import eroded_shares
+from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
@@ -30,10 +30,9 @@ from companion.vision.colour import (
     flatten_light,
     light_gains,
     local_whites,
-    tinted_mask,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
-from companion.vision.stats import percentile_u8, row_percentiles
+from companion.vision.stats import percentile_u8, row_counts, row_percentiles
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -200,6 +199,11 @@ class CellShape:
         return 1.0 - self.inner
 
     @functools.cached_property
+    def inner_starts(self) -> np.ndarray:
+        """The first pixel column of each cell column's inner part (10)."""
+        return np.arange(10) * self.w + self.inner_x
+
+    @functools.cached_property
     def boundary_xs(self) -> np.ndarray:
         """Pixel columns of the 11 vertical cell boundaries (the last one inside the image)."""
         return np.minimum(np.arange(11) * self.w, 10 * self.w - 1)
@@ -294,15 +298,33 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
     One integer sum over the inner rows of every cell row (contiguous pixel rows, cheap
     for numpy), then one over the inner columns of every cell: exact counts, no inner-part
     mask, no float copy of the images.
+
+    The row sums stay in 8 bits: 255 is -1 modulo 256, so a column's wrapped byte sum is
+    minus its count of set pixels (exact below 256 rows), and no wider copy is made; the
+    columns are then summed by one integer box filter along the rows (no BLAS call, whose
+    helper threads would spin on a shared machine).
     """
     w, h = shape.w, shape.h
     ix, iy = shape.inner_x, shape.inner_y
     k = planes.shape[0]
-    # a cell's inner rows of 255s fit 16 bits (the quicker sum) up to 257 rows
-    small = (h - 2 * iy) * 255 <= np.iinfo(np.uint16).max
     rows = planes.reshape(k * 10, h, 10 * w)[:, iy : h - iy]
-    rows = rows.sum(axis=1, dtype=np.uint16 if small else np.uint32)
-    counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
+    if h - 2 * iy < 256 and shape.inner_count < 65536:
+        column_counts = np.negative(rows.sum(axis=1, dtype=np.uint8))
+        # at each cell's first inner column, the sum over its inner columns (16 bits)
+        sums = cv2.boxFilter(
+            column_counts,
+            cv2.CV_16U,
+            (w - 2 * ix, 1),
+            anchor=(0, 0),
+            normalize=False,
+            borderType=cv2.BORDER_CONSTANT,
+        )
+        # (np.take keeps the counts C-ordered: classify is slower on strided per-cell arrays)
+        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10).astype(np.uint32)
+        counts *= np.uint32(255)
+    else:
+        rows = rows.sum(axis=1, dtype=np.uint32)
+        counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
     return (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
 
 
@@ -323,14 +345,16 @@ RING_BITS = np.array(
 
 def blown_out(bgr: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Glare: pixels the camera clipped (all channels near 255 before any white balance).
-    ``out``: a uint8 image of the same size to write the mask into."""
-    return cv2.inRange(bgr, (245, 245, 245), (255, 255, 255), dst=out)
+    ``out``: a uint8 image of the same size to write the mask into. (All three channels at
+    245 or more: their least one above 244, cheaper than a three-channel range test.)"""
+    b, g, r = cv2.split(bgr)
+    return cv2.compare(cv2.min(cv2.min(b, g), r), 244, cv2.CMP_GT, dst=out)
 
 
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
     """The brightest (3x3-averaged) grey level of each cell: 10x10 float."""
     grey = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2GRAY)
-    return grey.reshape(10, shape.h, 10, shape.w).max(axis=(1, 3)).astype(np.float32)
+    return cell_extremes(grey, shape.w, shape.h, np.maximum).astype(np.float32)
 
 
 def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -388,14 +412,14 @@ def ring_anomalies(
     foreign = near.reshape(ring.shape[:2]) == 0
     if chip_ring is not None:
         foreign &= ~chip_ring
-    share = foreign.mean(axis=1).reshape(10, 10).astype(np.float32)
+    share = (row_counts(foreign) / foreign.shape[1]).reshape(10, 10).astype(np.float32)
     # a palette that misses one of the board's own colours raises every cell alike: only what
     # stands out from the typical cell counts
     typical = _typical(share)
     inside = None
     if outer is not None:
-        kept = (~outer).sum(axis=1)
-        inside_share = (foreign & ~outer).sum(axis=1) / np.maximum(kept, 1)
+        kept = row_counts(~outer)
+        inside_share = row_counts(foreign & ~outer) / np.maximum(kept, 1)
         inside = np.clip(inside_share.reshape(10, 10).astype(np.float32) - typical, 0, 1)
     off_lines = None
     if lines and (share - typical > RING_MAX)[~CORNERS].any():
@@ -548,7 +572,7 @@ def _line_level(contrast: np.ndarray, axis: int) -> np.ndarray:
 
 def cell_blacks(grey: np.ndarray, shape: CellShape) -> np.ndarray:
     """Per cell, its darkest (3x3-averaged) grey level over ``WHITE_LEVEL``: 10x10 float."""
-    dark = cv2.blur(grey, (3, 3)).reshape(10, shape.h, 10, shape.w).min(axis=(1, 3))
+    dark = cell_extremes(cv2.blur(grey, (3, 3)), shape.w, shape.h, np.minimum)
     return dark.astype(np.float32) / WHITE_LEVEL
 
 
@@ -601,8 +625,17 @@ def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
     return np.minimum(gone, missing_edges(fine_img, fine_whites, shape))
 
 
-_ACROSS_V = np.ones((1, 3), np.uint8)
-_ACROSS_H = np.ones((3, 1), np.uint8)
+def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
+    """The pixel columns (``axis`` 1) or rows (0) ``at`` of a mask, each the greatest of
+    itself and its two neighbours inside the image: ``cv2.dilate`` across the lines, then
+    those lines, with the dilation done on the few lines taken only."""
+    last = mask.shape[axis] - 1
+    before, after = np.maximum(at - 1, 0), np.minimum(at + 1, last)
+    if axis == 1:
+        return np.maximum(np.maximum(mask[:, before], mask[:, at]), mask[:, after])
+    return np.maximum(np.maximum(mask[before], mask[at]), mask[after])
+
+
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
 
 
@@ -618,8 +651,8 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     xs, ys = shape.boundary_xs, shape.boundary_ys
     # a pixel either side of each boundary counts (a grid a pixel off); area resizes average
     # each boundary over each cell's side
-    cols = cv2.dilate(any_chip, _ACROSS_V)[:, xs].astype(np.float32)  # H x 11
-    rows = cv2.dilate(any_chip, _ACROSS_H)[ys, :].astype(np.float32)  # 11 x W
+    cols = lines_across(any_chip, xs, axis=1).astype(np.float32)  # H x 11
+    rows = lines_across(any_chip, ys, axis=0).astype(np.float32)  # 11 x W
     vert = cv2.resize(cols, (11, 10), interpolation=cv2.INTER_AREA) / 255.0  # 10 x 11
     horiz = cv2.resize(rows, (10, 11), interpolation=cv2.INTER_AREA) / 255.0  # 11 x 10
     inner = _middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()]), 0)
@@ -819,7 +852,7 @@ def measure(
     )
     if veil is not None or (feats.ring > RING_MAX)[~CORNERS].any():
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
-        feats.ring_clipped = np.count_nonzero(clipped, axis=1).reshape(10, 10) / clipped.shape[1]
+        feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
@@ -827,7 +860,7 @@ def measure(
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        tinted = tinted_mask(hsv, profile)
+        tinted = class_mask(code, "tinted")
         feats.tinted_blob = _per_cell(cv2.erode(tinted, ERODE), shape)
         feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
     elif (feats.glare > GLARE_MAX).any() or (
@@ -835,7 +868,7 @@ def measure(
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+        feats.tinted_blob = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
     if (
         (feats.edges_missing >= EDGES_GONE).any()
         or (feats.ring > RING_MAX)[~CORNERS].any()
@@ -845,7 +878,7 @@ def measure(
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(cv2.erode(tinted_mask(hsv, profile), ERODE), shape)
+            feats.veil_tint = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
     # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
     # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
     # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps
@@ -866,7 +899,7 @@ def measure(
         feats.tint_core = feats.tinted_disc
     elif (doubt | band).any():
         feats.tint_core = _disc_cells(
-            lambda box: tinted_mask(hsv[box], profile), doubt | band, shape, core
+            lambda box: class_mask(code[box], "tinted"), doubt | band, shape, core
         )
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)

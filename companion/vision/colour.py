@@ -109,7 +109,8 @@ def flatten_light(bgr: np.ndarray, whites: np.ndarray, gains: np.ndarray | None 
     return cv2.multiply(bgr, gains, dtype=cv2.CV_8U)
 
 
-CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg")  # bit k of a colour code: CLASSES[k]
+# bit k of a colour code: CLASSES[k]; "tinted" is :func:`tinted_mask`'s class
+CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg", "tinted")
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
 
 
@@ -171,12 +172,15 @@ def _class_tables(key: tuple, dark_max: int) -> tuple[np.ndarray, np.ndarray, np
     allow(hue, "pale_bg", pale_hue)
     allow(sat, "pale_bg", levels >= PALE_MIN)
     allow(val, "pale_bg", levels >= v_min)
+    allow(hue, "tinted", levels <= 180)
+    allow(sat, "tinted", levels >= TINT_MIN)
+    allow(val, "tinted", levels >= v_min)
     return hue, sat, val
 
 
 def tinted_mask(hsv: np.ndarray, profile: ColourProfile) -> np.ndarray:
     """Pixels with any tint at all, however washed out (a chip under haze or glare keeps a
-    little): uint8 0/255."""
+    little): uint8 0/255. (A :func:`colour_code`'s ``"tinted"`` class is the same mask.)"""
     return cv2.inRange(hsv, (0, TINT_MIN, profile.min_value), (180, 255, 255))
 
 

@@ -104,14 +104,26 @@ def warp_grid(
     """The playing area (screen quad TL, TR, BR, BL) warped to 10x10 cells of ``shape``;
     with ``lens`` (:mod:`companion.vision.lens`), ``quad`` holds the grid's real corners and
     the grid between them is bent by that lens."""
-    shape = shape or grid_shape(quad)
+    corners = np.asarray(quad, np.float64)
+    shape, hom = _warp_plan(corners.tobytes(), shape)
     w, h = shape.size
     if lens:
-        return warp_lensed(bgr, np.asarray(quad, np.float64), lens, (w, h))
-    hom = cv2.getPerspectiveTransform(
-        np.asarray(quad, np.float32), rect_points(w, h).astype(np.float32)
-    )
+        return warp_lensed(bgr, corners, lens, (w, h))
     return cv2.warpPerspective(bgr, hom, (w, h), flags=cv2.INTER_LINEAR)
+
+
+@functools.lru_cache(maxsize=64)
+def _warp_plan(quad: bytes, shape: chips.CellShape | None) -> tuple[chips.CellShape, np.ndarray]:
+    """The grid image's cell shape (``shape``, else :func:`grid_shape`) and the homography
+    onto it of a quad (its 4 corners as float64 bytes): computed once per located grid, as a
+    fixed camera warps the same quad every frame."""
+    corners = np.frombuffer(quad, np.float64).reshape(4, 2)
+    shape = shape or grid_shape(corners)
+    w, h = shape.size
+    hom = cv2.getPerspectiveTransform(
+        corners.astype(np.float32), rect_points(w, h).astype(np.float32)
+    )
+    return shape, hom
 
 
 def warp_grid_smooth(

@@ -17,6 +17,12 @@ def median(values: np.ndarray) -> float:
     return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)
 
 
+def row_counts(mask: np.ndarray) -> np.ndarray:
+    """Per row of a 2-D bool array, how many entries are set (int32): ``mask.sum(axis=1)``
+    by one OpenCV row reduction, several times cheaper than numpy's sum of booleans."""
+    return cv2.reduce(mask.view(np.uint8), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+
+
 def row_medians(values: np.ndarray) -> np.ndarray:
     """``np.median(values, axis=1)`` of a 2-D array, the same numbers, by one sort of each
     row: several times faster than ``np.median``'s partition on the short rows of a profile
