@@ -546,8 +546,8 @@ def missing_edges(
     typical = float(_middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()]), 0))
     if typical <= 0.05:  # no visible boundaries on this board: nothing to say
         return np.zeros((10, 10), np.float32)
-    gone_v = vert < EDGE_KEEP * np.minimum(typical, _line_level(vert, axis=0))[None, :]
-    gone_h = horiz < EDGE_KEEP * np.minimum(typical, _line_level(horiz, axis=1))[:, None]
+    gone_v = vert < EDGE_KEEP * _line_reference(vert, typical, axis=0)[None, :]
+    gone_h = horiz < EDGE_KEEP * _line_reference(horiz, typical, axis=1)[:, None]
     if gone_v.any() or gone_h.any():
         dip = EDGE_DIP_KEEP * typical * white
         gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, dip)
@@ -568,6 +568,25 @@ def _line_level(contrast: np.ndarray, axis: int) -> np.ndarray:
     hides a few pieces of a line, so the 8th weakest of the ten still shows the line's own
     level under up to 7 covered pieces."""
     return np.partition(contrast, LINE_LEVEL_RANK, axis=axis).take(LINE_LEVEL_RANK, axis=axis)
+
+
+# of the typical line's contrast: an inner line this faint all along is still one, and so is
+# the board's outer line as faint as the second (a grid a cell off, blurred, sees as much as
+# 0.26 where its outer line lies on the table or the margin)
+LINE_PRESENT = np.float32([0.4] + [0.15] * 9 + [0.4])
+FAINT_LINE = 0.6  # ... and a line below this share of the typical one is printed faint: its
+# pieces are judged against its own level over this share (as the typical line's pieces are)
+
+
+def _line_reference(contrast: np.ndarray, typical: float, axis: int) -> np.ndarray:
+    """Per board line (11), the contrast its pieces are judged against: the board's typical
+    line's, or where the line's own level (:func:`_line_level`) is below ``FAINT_LINE`` of
+    that but the line still shows all along (``LINE_PRESENT``), its level over ``FAINT_LINE``. A line that hardly shows is no faint line:
+    along a grid a cell off, its outer line lies on the table or the margin, and every piece
+    of it is missing."""
+    level = _line_level(contrast, axis)
+    faint = np.minimum(level / FAINT_LINE, typical)
+    return np.where(level >= LINE_PRESENT * typical, faint, typical)
 
 
 def cell_blacks(grey: np.ndarray, shape: CellShape) -> np.ndarray:
