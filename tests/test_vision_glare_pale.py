@@ -62,16 +62,6 @@ def test_without_glare_or_with_skin_or_too_broad_a_pale_chip_stays_unknown():
     assert chips.classify(_feats(**PALE, rawG=0.1))[0][4, 4] == "?"
 
 
-def test_a_pale_chip_beside_a_cover_stays_unknown():
-    # a neighbour with its boundaries gone (a loose card, a hand): the pale disc may be part
-    # of what lies there
-    feats = _feats(**PALE)
-    missing = feats.edges_missing.copy()
-    missing[4, 5] = 4
-    symbols, _ = chips.classify(replace(feats, edges_missing=missing))
-    assert symbols[4, 5] == "?" and symbols[4, 4] == "?"
-
-
 def test_judging_a_grid_leaves_pale_chips_out():
     assert chips.classify(_feats(**PALE), covers=False)[0][4, 4] == "?"
 
@@ -113,10 +103,11 @@ def test_a_fringe_on_a_cell_clipped_too_little_to_hide_a_chip_is_no_washed_out_c
     assert chips.classify(_feats(**{**clipped, "glare": 0.5}))[0][4, 4] == "?"
 
 
-def test_a_fringe_beside_a_cover_stays_unknown():
-    # a neighbour with its boundaries gone (a loose card, a hand): the blue may be a chip's
-    # edge under it
-    feats = _feats(**FRINGE)
+@pytest.mark.parametrize("kind", ["pale chip", "fringe"])
+def test_a_pale_chip_or_a_fringe_beside_a_cover_stays_unknown(kind):
+    # a neighbour with its boundaries gone (a loose card, a hand): the pale disc may be part
+    # of what lies there, the blue fringe a chip's edge under it
+    feats = _feats(**(PALE if kind == "pale chip" else FRINGE))
     missing = feats.edges_missing.copy()
     missing[4, 5] = 4
     symbols, _ = chips.classify(replace(feats, edges_missing=missing))
