@@ -580,10 +580,10 @@ FAINT_LINE = 0.6  # ... and a line below this share of the typical one is printe
 
 def _line_reference(contrast: np.ndarray, typical: float, axis: int) -> np.ndarray:
     """Per board line (11), the contrast its pieces are judged against: the board's typical
-    line's, or where the line's own level (:func:`_line_level`) is below ``FAINT_LINE`` of
-    that but the line still shows all along (``LINE_PRESENT``), its level over ``FAINT_LINE``. A line that hardly shows is no faint line:
-    along a grid a cell off, its outer line lies on the table or the margin, and every piece
-    of it is missing."""
+    line's; or, where the line's own level (:func:`_line_level`) is below ``FAINT_LINE`` of
+    that but the line still shows all along (``LINE_PRESENT``), its level over
+    ``FAINT_LINE``. A line that hardly shows is no faint line: along a grid a cell off, its
+    outer line lies on the table or the margin, and every piece of it is missing."""
     level = _line_level(contrast, axis)
     faint = np.minimum(level / FAINT_LINE, typical)
     return np.where(level >= LINE_PRESENT * typical, faint, typical)

@@ -83,6 +83,7 @@ REPITCH_BELOW = 0.8
 REPITCH_PITCHES = (10 / 9, 10 / 11)  # ... so it is stretched to span 10 of them instead ...
 REPITCH_MIN = 0.85  # ... and a stretched grid explaining this share of its lines ...
 REPITCH_GAIN = 0.2  # ... and this much more than the grid itself replaces it
+REPITCH_FIRST = 0.9  # ... refined fully if one refining round reaches this share of that
 
 
 @dataclass(frozen=True, slots=True)
@@ -853,7 +854,7 @@ def repitched_grid(
         if not plausible_cells(quad):
             continue
         refined, score = refine_grid(full, quad, rounds=1)
-        if score >= max(best_score, REPITCH_MIN * 0.9):
+        if score >= max(best_score, REPITCH_MIN * REPITCH_FIRST):
             best, best_score = refined, score
     if best is None:
         return None
