@@ -19,6 +19,7 @@ from companion.vision.locate import (
 from companion.vision.pipeline import _enumerate_then
 from companion.vision.stats import (
     grey_median,
+    nth_smallest,
     percentile_u8,
     row_counts,
     row_medians,
@@ -295,3 +296,13 @@ def test_enumerate_then_meets_insertions_and_asks_for_more_only_at_the_end():
         if item == "x":
             break
     assert not asked  # a loop that stops early never finds the rest
+
+
+def test_nth_smallest_is_the_sorted_values_at_k():
+    rng = np.random.default_rng(5)
+    values = rng.random((10, 11)).astype(np.float32)
+    for k in (0, 5, 7, 9):
+        assert nth_smallest(values, k) == np.sort(values.ravel())[k]
+        assert np.array_equal(nth_smallest(values, k, axis=0), np.sort(values, axis=0)[k])
+    for k in (0, 7, 10):
+        assert np.array_equal(nth_smallest(values, k, axis=1), np.sort(values, axis=1)[:, k])

@@ -32,7 +32,7 @@ from companion.vision.colour import (
     local_whites,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
-from companion.vision.stats import percentile_u8, row_counts, row_percentiles
+from companion.vision.stats import nth_smallest, percentile_u8, row_counts, row_percentiles
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -343,12 +343,17 @@ RING_BITS = np.array(
 )
 
 
-def blown_out(bgr: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Glare: pixels the camera clipped (all channels near 255 before any white balance).
-    ``out``: a uint8 image of the same size to write the mask into. (All three channels at
-    245 or more: their least one above 244, cheaper than a three-channel range test.)"""
+BLOWN_OUT = 245  # every channel at least this bright: the camera clipped the pixel
+
+
+def blown_out(
+    bgr: np.ndarray, out: np.ndarray | None = None, level: float = BLOWN_OUT
+) -> np.ndarray:
+    """Glare: pixels the camera clipped (all channels at ``level`` or more before any white
+    balance), uint8 0/255. ``out``: a uint8 image of the same size to write the mask into.
+    (The least channel against the level: cheaper than a three-channel range test.)"""
     b, g, r = cv2.split(bgr)
-    return cv2.compare(cv2.min(cv2.min(b, g), r), 244, cv2.CMP_GT, dst=out)
+    return cv2.compare(cv2.min(cv2.min(b, g), r), level, cv2.CMP_GE, dst=out)
 
 
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -458,7 +463,7 @@ def off_board_lines(foreign: np.ndarray) -> np.ndarray | None:
 def _typical(share: np.ndarray) -> float:
     """The typical cell's share (10x10: the upper median, one partial sort): a palette that
     misses one of the board's own colours raises every cell alike."""
-    return float(np.partition(share.ravel(), 50)[50])
+    return float(nth_smallest(share, 50))
 
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
@@ -500,7 +505,7 @@ AROUND_ALL = np.ones((3, 3), np.uint8)  # ... and the cell itself
 def _middle(a: np.ndarray, axis: int) -> np.ndarray:
     """The (upper) median along ``axis``: one partial sort, much cheaper than np.median."""
     k = a.shape[axis] // 2
-    return np.take(np.partition(a, k, axis=axis), k, axis=axis).astype(np.float32)
+    return nth_smallest(a, k, axis).astype(np.float32)
 
 
 CORNERS = np.zeros((10, 10), bool)
@@ -567,7 +572,7 @@ def _line_level(contrast: np.ndarray, axis: int) -> np.ndarray:
     of such a line is missing only when it is faint for that line. A hand, an arm or a card
     hides a few pieces of a line, so the 8th weakest of the ten still shows the line's own
     level under up to 7 covered pieces."""
-    return np.partition(contrast, LINE_LEVEL_RANK, axis=axis).take(LINE_LEVEL_RANK, axis=axis)
+    return nth_smallest(contrast, LINE_LEVEL_RANK, axis)
 
 
 # of the typical line's contrast: an inner line this faint all along is still one, and so is
@@ -933,7 +938,7 @@ def _clip_room(grid_bgr: np.ndarray, feats: CellFeatures, shape: CellShape) -> n
     cells = feats.glared & (feats.glare >= GLARED_PRINT)
     if not cells.any():
         return None
-    clipped = cv2.inRange(grid_bgr, (CHANNEL_CLIPPED,) * 3, (255, 255, 255))
+    clipped = blown_out(grid_bgr, level=CHANNEL_CLIPPED)
     diameter = int(round(CLIP_ROOM_DISC * min(shape.w, shape.h))) | 1
     # the other cells are not looked at: as if a chip could hide there
     return np.where(cells, chip_room(clipped, cells, shape.w, shape.h, diameter), 1.0)
@@ -1018,7 +1023,7 @@ def _board_level(
     if shown is None:
         return most
     k = (9 * (len(shown) - 1)) // 10  # the upper decile: one partial sort, no interpolation
-    board = float(np.partition(shown, k)[k])
+    board = float(nth_smallest(shown, k))
     return min(most, max(least, board + margin))
 
 

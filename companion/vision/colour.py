@@ -109,7 +109,8 @@ def flatten_light(bgr: np.ndarray, whites: np.ndarray, gains: np.ndarray | None 
     return cv2.multiply(bgr, gains, dtype=cv2.CV_8U)
 
 
-# bit k of a colour code: CLASSES[k]; "tinted" is :func:`tinted_mask`'s class
+# bit k of a colour code: CLASSES[k]; "tinted": any tint at all, however washed out (a chip
+# under haze or glare keeps a little)
 CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg", "tinted")
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
 
@@ -176,12 +177,6 @@ def _class_tables(key: tuple, dark_max: int) -> tuple[np.ndarray, np.ndarray, np
     allow(sat, "tinted", levels >= TINT_MIN)
     allow(val, "tinted", levels >= v_min)
     return hue, sat, val
-
-
-def tinted_mask(hsv: np.ndarray, profile: ColourProfile) -> np.ndarray:
-    """Pixels with any tint at all, however washed out (a chip under haze or glare keeps a
-    little): uint8 0/255. (A :func:`colour_code`'s ``"tinted"`` class is the same mask.)"""
-    return cv2.inRange(hsv, (0, TINT_MIN, profile.min_value), (180, 255, 255))
 
 
 TINT_MIN = 30  # saturation (of 255) above which a pixel has some colour

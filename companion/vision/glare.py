@@ -27,6 +27,7 @@ import numpy as np
 
 from companion.vision.cell_boxes import eroded_shares
 from companion.vision.colour import cell_white_colours
+from companion.vision.stats import nth_smallest
 
 VEIL_MIN = 24.0  # grey levels: a smaller lift anywhere on the board is left alone
 DARK_RANK = 25  # of 100 cells' darkest levels (ascending), the board's own dark level
@@ -148,7 +149,7 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
     """The glare on a grid image of 10x10 cells, or None where nothing on the board is lifted
     by ``VEIL_MIN`` or more (then the picture is read as it is)."""
     dark, white = cell_levels(grid_bgr)
-    own_dark = float(np.partition(dark.ravel(), DARK_RANK)[DARK_RANK])
+    own_dark = float(nth_smallest(dark, DARK_RANK))
     lift_dark = dark - own_dark
     if float(lift_dark.max()) < VEIL_MIN:
         return None  # the common case: one cheap look, nothing to do

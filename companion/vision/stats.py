@@ -17,6 +17,14 @@ def median(values: np.ndarray) -> float:
     return float(part[k] if n % 2 else (part[k - 1] + part[k]) / 2)
 
 
+def nth_smallest(values: np.ndarray, k: int, axis: int | None = None) -> np.ndarray:
+    """The ``k``-th smallest (0-based) of ``values`` along ``axis`` (None: of all of them), by
+    one partial sort: ``np.sort(values, axis)`` taken at ``k``, without sorting the rest."""
+    if axis is None:
+        return np.partition(values.ravel(), k)[k]
+    return np.partition(values, k, axis=axis).take(k, axis=axis)
+
+
 def row_counts(mask: np.ndarray) -> np.ndarray:
     """Per row of a 2-D bool array, how many entries are set (int32): ``mask.sum(axis=1)``
     by one OpenCV row reduction, several times cheaper than numpy's sum of booleans."""
