@@ -19,7 +19,14 @@ from companion.vision.geometry import (
     to_canonical_grid,
 )
 from companion.vision.grid import _scores, _triangle, axis_options, doubled, fit_axis, framed_fit
-from companion.vision.layout import CLASSIC_INK, ink_from_layout, ink_sign
+from companion.vision.layout import (
+    CLASSIC_FACES,
+    CLASSIC_INK,
+    face_cells,
+    faces_from_layout,
+    ink_from_layout,
+    ink_sign,
+)
 from companion.vision.lens import grid_to_frame
 from companion.vision.locate import (
     OPEN_DISCS,
@@ -357,3 +364,20 @@ def test_a_grid_spanning_9_or_11_cells_is_stretched_to_the_boards_10(span, axis)
     assert corner_error(order_quad(fixed[0]), truth) < 3
     right, right_score = refine_grid(grey, truth)
     assert repitched_grid(grey, right, right_score) is None
+
+
+def test_face_cells_are_the_kings_and_queens_of_the_referee_layout():
+    referee = pytest.importorskip("companion.referee.layout")
+    labels = referee.classic_layout().labels
+    assert faces_from_layout([list(row) for row in labels]) == CLASSIC_FACES
+    faces = face_cells()
+    assert faces.sum() == 16  # two of each king and queen, no jacks on the board
+    for r, c in zip(*np.nonzero(faces), strict=True):
+        assert labels[r][c][0] in "KQ"
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+def test_face_cells_turn_with_the_board_as_the_ink_does(orientation):
+    faces = face_cells(orientation=orientation)
+    # turning the screen grid back to canonical gives the layout's faces
+    assert (to_canonical_grid(faces, orientation) == face_cells()).all()

@@ -101,6 +101,32 @@ def test_a_hand_spreads_its_cover_over_the_cells_its_skin_crosses():
     assert symbols[4, 4] == "?" and symbols[4, 5] == "."
 
 
+def test_a_picture_cards_own_face_beside_a_hand_is_no_sign_of_the_hand():
+    feats = _covered(chips.measure(_grid(), ColourProfile()), (4, 3))
+    faces = np.zeros((10, 10), bool)
+    faces[[1, 2, 6, 7, 7, 8, 2, 5, 4], [6, 7, 1, 2, 8, 3, 9, 6, 4]] = True  # (4, 4) by the hand
+    skin = feats.skin.copy()
+    skin[faces] = 0.27  # the faces these kings and queens print
+    feats = replace(feats, skin=skin)
+    # with the orientation (and so the picture cards) unknown, skin beside a cover is the hand's
+    symbols, why = _classify(feats)
+    assert symbols[4, 4] == "?" and why["next_to_cover"][4, 4]
+    symbols, _ = chips.classify(feats, faces=faces)
+    assert symbols[4, 4] == "." and symbols[4, 3] == "?"
+    assert (symbols[faces] == ".").all()  # no face is taken for a hand
+    # ... more skin on it than the board's faces show is the hand reaching over
+    skin = skin.copy()
+    skin[4, 4] = 0.45
+    symbols, _ = chips.classify(replace(feats, skin=skin), faces=faces)
+    assert symbols[4, 4] == "?"
+    # a rank-and-suit board prints no faces: its picture cards keep the plain level
+    plain = feats.skin.copy()
+    plain[faces] = 0.0
+    plain[4, 4] = 0.27
+    symbols, _ = chips.classify(replace(feats, skin=plain), faces=faces)
+    assert symbols[4, 4] == "?"
+
+
 def test_a_chip_held_over_another_beside_a_hand_is_unknown():
     img = _grid()
     cv2.circle(img, (4 * CW + 14, 4 * CH + 12), 8, GREEN, -1)  # the chip on the board

@@ -58,6 +58,7 @@ RAW_MAX = 0.95  # ... nor all of the cell (a disc in a square covers at most 0.7
 INK_SOLIDITY_MAX = 0.3  # printed strokes: under a third of the colour survives the erosion
 INK_RAW_MAX = 0.25  # thin printed strokes cover little of a cell; more is a chip or unknown  # a cell whose brightest part is darker than this share of the typical cell's
 INK_ERODED_MAX = 0.22  # bold ink never keeps this much through the erosion (chips keep >= 0.26)
+INK_CELLS = 8  # this board's own red ink is measured over at least this many cells like it
 INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.48 at 1 %)
 INK_RAW_ALL = 0.7  # thin red over more of a cell than any printing covers (bold hearts 0.59)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
@@ -1003,6 +1004,28 @@ def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndar
     return reach
 
 
+NEAR_SKIN = 0.2  # beside a cover, a cell with skin over this much of it may be under the hand
+FACE_MARGIN = 0.05  # ... on a picture card: this much more than the board's own faces show
+FACE_CELLS_MIN = 4  # the faces' level is measured over at least this many picture cards
+
+
+def _face_limit(
+    values: np.ndarray, faces: np.ndarray | None, empty: np.ndarray, least: float
+) -> np.ndarray | float:
+    """Per cell, the level of a measure beside a cover that says something lies over the cell:
+    ``least``, and on the picture cards (``faces``) more than this board's own faces show:
+    their upper decile over those read ``empty`` (away from the cover), plus ``FACE_MARGIN``.
+    A board of miniature playing cards prints skin-coloured faces and coloured robes on its
+    kings and queens; a rank-and-suit board prints none, and its level stays ``least``."""
+    if faces is None or faces.shape != values.shape:
+        return least
+    shown = values[faces & empty]
+    if shown.size < FACE_CELLS_MIN:
+        return least
+    level = float(nth_smallest(shown, (9 * (shown.size - 1)) // 10)) + FACE_MARGIN
+    return np.where(faces, max(least, level), least).astype(np.float32)
+
+
 def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
     """Per cell, the largest raw share of a chip colour other than its strongest (``top``:
     the index of that colour in ``CHIP_SYMBOLS``)."""
@@ -1149,6 +1172,7 @@ def classify(
     reference: dict[str, np.ndarray] | None = None,
     covers: bool = True,
     why: dict | None = None,
+    faces: np.ndarray | None = None,
 ):
     """Symbols (``.BGR?``) and confidences per screen cell.
 
@@ -1162,6 +1186,9 @@ def classify(
 
     ``why`` (a dict) receives, by name, the 10x10 masks of every reason a cell became ``?``
     (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis.
+
+    ``faces`` (10x10 bool, screen order; ``layout.face_cells``) marks the picture cards once
+    the orientation is known: the skin their faces show is the board's own.
     """
     blue, green, red_chip = (feats.chip[s] for s in CHIP_SYMBOLS)
     # the strongest colour (the first of equals), its share and the next one's
@@ -1377,7 +1404,7 @@ def classify(
         inkish = (
             (best_sym == "R") & (raw_best > 0.03) & (raw_best < 0.5) & (solidity < SOLIDITY_MIN)
         )
-        if inkish.sum() >= 12:
+        if inkish.sum() >= INK_CELLS:
             # the upper part: a board prints thin red text and solid hearts alike (one
             # percentile call for the three measures: the same values, a third of the cost)
             upper = row_percentiles(np.stack([raw_best, solidity, best])[:, inkish], 80)
@@ -1493,8 +1520,10 @@ def classify(
         if covers:
             # a hand is one connected thing: its skin beside a cover carries the cover on
             # (skin beyond what this board's own empty cells show, a card art's faces; those
-            # measured away from the cover, whose hand may lie over many empty cells)
+            # measured away from the cover, whose hand may lie over many empty cells; on the
+            # picture cards, beyond what their own faces show)
             level = _board_level(feats.skin, is_empty & ~near, HAND_SPREAD_SKIN, HAND_SPREAD_MARGIN)
+            level = _face_limit(feats.skin, faces, is_empty & ~near, level)
             near = _hand_reach(seed, near, feats.skin > level)
         # chip colour on the border beyond the board's own (a green board has green gaps)
         chip_border = feats.ring_chip - float(_middle(feats.ring_chip.ravel(), 0))
@@ -1513,6 +1542,7 @@ def classify(
         shoulder = np.zeros_like(explained)
         if feats.glare_added is not None:
             shoulder = (feats.glare_added > 0) & (feats.skin < HAND_SKIN)
+        away = is_empty & ~near  # (the picture cards' own levels are measured away from it)
         causes["next_to_cover"] = (
             near
             & ~occluded
@@ -1521,11 +1551,15 @@ def classify(
                 (~border_veiled & (border > RING_MAX / 3) & ~(shoulder & ~near_cover))
                 | (~veiled & edge_sign)
                 | (feats.white < 0.8)
-                | (feats.skin > 0.2)
+                | (feats.skin > _face_limit(feats.skin, faces, away, NEAR_SKIN))
                 | ((chip_border > 0.2) & ~explained)
                 | pale
                 # (beside glare alone, the fringe of glare taken off is no chip's edge)
-                | (~is_chip & (raw_bg > NEAR_RAW_BG) & ~(fringe & ~near_cover))
+                | (
+                    ~is_chip
+                    & (raw_bg > _face_limit(raw_bg, faces, away, NEAR_RAW_BG))
+                    & ~(fringe & ~near_cover)
+                )
                 | (~is_chip & (feats.raw["R"] > NEAR_RAW_RED) & ~explained)
             )
         )

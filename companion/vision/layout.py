@@ -1,10 +1,14 @@
-"""The classic board's red/black ink pattern, the only layout knowledge vision needs.
+"""The classic board's red/black ink pattern and its picture cards: the layout knowledge vision
+needs.
 
 Vision knows no rules; it only needs to know which cells print a red suit (hearts, diamonds) and
 which a black one (spades, clubs) to tell which edge of the board is canonical row 1. The pattern
 below is the classic Jax grid of RULES.md §1.3 reduced to ink colours. It is not symmetric under
 any rotation (the correlation of the pattern with its own 90/180/270 rotations is 4, -48 and 4 out
 of 96), so it identifies the orientation on any board art that prints red and black suits.
+
+The kings and queens are the cells where a board of miniature playing cards prints a face: skin
+colour that is the board's own, not a hand's (a rank-and-suit board prints none there).
 """
 
 from __future__ import annotations
@@ -23,6 +27,21 @@ CLASSIC_INK = (
     "kkkkkkrrrr",
     "kkkkkkkrrr",
     "*rrrrrrrr*",
+)
+
+
+# f = a king or queen (a picture card), * = free corner, . = any other card.  Row 1 first.
+CLASSIC_FACES = (
+    "*........*",
+    "......ff..",
+    ".........f",
+    ".f.......f",
+    ".f........",
+    "......f...",
+    "f.....ff..",
+    "f..ff..f..",
+    "..........",
+    "*.ff.....*",
 )
 
 
@@ -52,3 +71,23 @@ def ink_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
     if len(rows) != 10 or any(len(r) != 10 for r in rows):
         raise ValueError("a board layout must be 10 rows of 10 cells")
     return tuple(rows)
+
+
+def face_cells(pattern: tuple[str, ...] = CLASSIC_FACES, orientation: int = 0) -> np.ndarray:
+    """10x10 bool: the picture cards (kings, queens) as they lie on screen when the layout is
+    turned ``orientation`` degrees clockwise (0, 90, 180, 270)."""
+    faces = np.array([[ch == "f" for ch in row] for row in pattern], dtype=bool)
+    return np.rot90(faces, -(orientation // 90))
+
+
+def faces_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
+    """Reduce a card layout (10 rows of codes such as ``"KS"``, ``"W"`` for a corner) to its
+    picture cards (``f``), free corners (``*``) and other cards (``.``)."""
+    ink = ink_from_layout(layout)  # checks the layout's shape and codes
+    return tuple(
+        "".join(
+            "*" if mark == "*" else ("f" if str(code).upper()[:1] in "KQ" else ".")
+            for code, mark in zip(row, ink_row, strict=True)
+        )
+        for row, ink_row in zip(layout, ink, strict=True)
+    )

@@ -27,6 +27,7 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
+from companion.vision.layout import face_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import locate_candidates
 from companion.vision.orient import ink_redness, vote_orientation
@@ -545,7 +546,7 @@ class BoardReader:
                 s: np.rot90(np.asarray(self.calibration.reference[s]), -(k_or // 90))
                 for s in CHIP_SYMBOLS
             }
-        symbols, conf = chips.classify(feats, reference)
+        symbols, conf = chips.classify(feats, reference, faces=_faces(self.orientation))
         # judging a located grid or its orientation: the signs of a cover (boundaries gone, a
         # hand at a chip) say something lies on a cell, not whether the grid is right, so the
         # judgement uses the reading without them
@@ -574,6 +575,9 @@ class BoardReader:
                 )
                 return BoardReading(board_found=False, notes=notes)
             self.orientation = vote.orientation
+            # the picture cards are known only now: read again with their faces' skin as the
+            # board's own (once, on locating)
+            symbols, conf = chips.classify(feats, reference, faces=_faces(self.orientation))
         elif (
             vote is not None
             and not self._orientation_fixed
@@ -598,7 +602,7 @@ class BoardReader:
             strict = symbols
             if feats.ring_off_lines is not None:
                 strict_feats = dataclasses.replace(feats, ring_off_lines=None)
-                strict, _ = chips.classify(strict_feats, reference)
+                strict, _ = chips.classify(strict_feats, reference, faces=_faces(self.orientation))
             self._last_parts = Judgement(
                 match=round(vote.scores[self.orientation], 3),
                 margin=round(vote.margin, 3),
@@ -815,3 +819,9 @@ def _check_image(bgr: np.ndarray) -> None:
         raise ValueError(f"expected a uint8 BGR image, not {bgr.dtype}")
     if min(bgr.shape[:2]) < 40:
         raise ValueError(f"image too small to hold a board: {bgr.shape[1]}x{bgr.shape[0]}")
+
+
+@functools.cache
+def _faces(orientation: int | None) -> np.ndarray | None:
+    """The picture cards on screen for a known orientation (None while it is not known)."""
+    return None if orientation is None else face_cells(orientation=orientation)
