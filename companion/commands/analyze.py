@@ -19,6 +19,7 @@ import json
 import sys
 
 from companion.cells import COLUMNS
+from companion.vision.causes import describe
 from companion.vision.imageio import ImageReadError, read_image
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
@@ -83,4 +84,6 @@ def format_reading(path: str, reading) -> str:
     ]
     for i, row in enumerate(reading.cells):
         lines.append(f"  {i + 1:>2} " + " ".join(row))
+    for name, codes in reading.unknown_reasons.items():
+        lines.append(f"  {name}: ? {describe(codes)}")
     return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision import chips
+from companion.vision.causes import unknown_reasons
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
@@ -546,7 +547,8 @@ class BoardReader:
                 s: np.rot90(np.asarray(self.calibration.reference[s]), -(k_or // 90))
                 for s in CHIP_SYMBOLS
             }
-        symbols, conf = chips.classify(feats, reference, faces=_faces(self.orientation))
+        why: dict = {}  # each ``?`` cell's causes, kept with the reading
+        symbols, conf = chips.classify(feats, reference, why=why, faces=_faces(self.orientation))
         # judging a located grid or its orientation: the signs of a cover (boundaries gone, a
         # hand at a chip) say something lies on a cell, not whether the grid is right, so the
         # judgement uses the reading without them
@@ -577,7 +579,10 @@ class BoardReader:
             self.orientation = vote.orientation
             # the picture cards are known only now: read again with their faces' skin as the
             # board's own (once, on locating)
-            symbols, conf = chips.classify(feats, reference, faces=_faces(self.orientation))
+            why = {}
+            symbols, conf = chips.classify(
+                feats, reference, why=why, faces=_faces(self.orientation)
+            )
         elif (
             vote is not None
             and not self._orientation_fixed
@@ -633,6 +638,7 @@ class BoardReader:
             confidence=canon_conf,
             corners=canonical_corners(self.quad, self.orientation),
             lens=float(self.lens),
+            unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
 
 

@@ -29,6 +29,9 @@ class BoardReading:
     - ``confidence``: 10x10 float array in [0, 1]; ``None`` when no board was found.
     - ``corners``: 4x2 float array of image points of the board's playing-area corners in canonical
       order: outer corner of A1, of J1, of J10, of A10.
+    - ``unknown_reasons``: for each cell read ``?`` (canonical name such as ``"D4"``), the
+      causes found there, most telling first (``companion.vision.causes``: codes such as
+      ``"boundaries_gone"``, ``"glare"``; ``causes.cause_text`` gives the words).
     - ``lens``: the camera lens the grid was located through (the one-parameter division model
       about the frame centre, ``companion.vision.lens``); 0.0 for a straight grid. The grid's
       lines between the corners are bent by it (``companion.vision.lens.grid_to_frame``).
@@ -40,6 +43,7 @@ class BoardReading:
     confidence: np.ndarray | None = None
     corners: np.ndarray | None = None
     lens: float = 0.0
+    unknown_reasons: dict[str, tuple[str, ...]] = field(default_factory=dict)
     elapsed_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
 

@@ -1,0 +1,74 @@
+"""Why a cell reads ``?``: the classifier's cause codes, and what each means at the table.
+
+``chips.classify(..., why={})`` names, per cause, the cells it holds (10x10 masks, screen order).
+A reading keeps, for each cell it reports as ``?``, the causes found there (canonical cell names,
+most telling first), so that a player asking "why is D4 not read?" gets an answer such as
+"its boundary lines are hidden (a hand or a loose card)", and so that a diagnosis needs no
+second run of the classifier.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.cells import cell_name
+from companion.vision.geometry import to_canonical_grid
+
+# most telling first: what lies on the cell, then what the light did, then the weaker signs
+CAUSE_TEXT: dict[str, str] = {
+    "pale_hand": "a hand over it",
+    "hand_at_chip": "a hand at the chip",
+    "held_chip": "part of a chip held in the hand beside it",
+    "boundaries_gone": "its boundary lines are hidden (a hand or a loose card)",
+    "blank": "no printing shows (something plain lies over it)",
+    "no_card_white": "no card white shows (something lies over it)",
+    "dark_object": "a dark object lies over it",
+    "foreign_border": "something that is not the board shows on its border",
+    "colour_across_boundaries": "chip colour runs across its boundaries (a card or a sleeve)",
+    "colour_everywhere": "one colour fills the whole cell (a card back or a sleeve)",
+    "pattern": "a patterned card back",
+    "cover_colour": "the colour of the card back or sleeve beside it",
+    "colour_on_border": "chip colour over its border",
+    "glare": "glare washes it out",
+    "washed_chip": "a chip's pale disc under glare",
+    "washed_red": "a red chip's rim under a veil of glare",
+    "pink_disc": "a red chip turned pink by glare",
+    "washed_unmeasured": "a chip may be washed out by glare",
+    "part_chip": "part of a chip shows (between fingers, or at a cover's edge)",
+    "part_chip_bg": "part of a blue or green chip shows (between fingers)",
+    "undecided": "neither clearly a chip nor clearly the card's printing",
+    "next_to_cover": "beside a covered cell, with signs of the same cover",
+}
+
+
+def cause_text(code: str) -> str:
+    """The plain words for a cause code (an unknown code: the code itself, spaced)."""
+    return CAUSE_TEXT.get(code, code.replace("_", " "))
+
+
+def unknown_reasons(
+    cells: list[str], why: dict[str, np.ndarray], orientation: int
+) -> dict[str, tuple[str, ...]]:
+    """For each ``?`` cell of a canonical reading (``cells``: 10 strings), the cause codes of
+    ``why`` (screen-order masks from ``chips.classify``) that hold it, most telling first.
+    Diagnostic masks (names starting with ``_``) are left out."""
+    unknown = [(r, c) for r, row in enumerate(cells) for c, ch in enumerate(row) if ch == "?"]
+    if not unknown:
+        return {}
+    order = {code: i for i, code in enumerate(CAUSE_TEXT)}
+    masks = {
+        code: to_canonical_grid(np.asarray(mask), orientation)
+        for code, mask in why.items()
+        if not code.startswith("_") and np.ndim(mask) == 2 and np.asarray(mask).any()
+    }
+    out = {}
+    for r, c in unknown:
+        codes = [code for code, mask in masks.items() if mask[r, c]]
+        codes.sort(key=lambda code: order.get(code, len(order)))
+        out[cell_name((r, c))] = tuple(codes)
+    return out
+
+
+def describe(codes: tuple[str, ...]) -> str:
+    """One line for a ``?`` cell: its most telling cause in words (``"not read"`` if none)."""
+    return cause_text(codes[0]) if codes else "not read"
