@@ -40,3 +40,19 @@ def test_full_board_exact_counts_missed_boards_only_on_unobstructed_frames():
     assert summary["boards_found"] == 3 / 5
     assert summary["full_board_exact"] == 1 / 3  # right / (right, the ?, missed clear board)
     assert summary["abstention_rate"] == 1 / (96 + 96 + 95)
+
+
+def test_abstention_is_counted_by_the_most_telling_cause_of_each_visible_unknown_cell():
+    cells = list(CELLS)
+    cells[2] = "??" + "." * 8
+    cells[4] = "...." + "?" + "....."  # E5: hidden under the hand, not counted
+    reading = _read(cells)
+    reading.unknown_reasons = {
+        "A3": ("glare", "undecided"),
+        "B3": (),
+        "E5": ("pale_hand",),
+    }
+    score = score_frame("glare and a hand", reading, _truth(True), 1.0)
+    assert score.unknown_causes == {"A3": "glare", "B3": ""}
+    summary = summarize([score, score_frame("clear", _read(CELLS), _truth(False), 1.0)])
+    assert summary["abstention_causes"] == {"glare": 1, "unnamed": 1}

@@ -142,5 +142,6 @@ def _failure_json(s) -> dict:
         "orientation_ok": s.orientation_ok,
         "wrong": s.wrong_cells[:12],
         "unknown_visible": s.visible_unknown,
+        "unknown": s.unknown_causes,
         "corner_px": None if s.corner_px is None else round(s.corner_px, 1),
     }

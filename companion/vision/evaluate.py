@@ -15,6 +15,7 @@ Definitions (cells are compared in canonical order; free corners are not counted
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,6 +46,9 @@ class FrameScore:
     area: float | None = None  # playing grid's share of the frame (truth)
     board_share: float | None = None  # the whole board's share of the frame (truth, if known)
     wrong_cells: list[str] = field(default_factory=list)
+    # visible cells read `?`: canonical name -> its most telling cause (``BoardReading``'s
+    # ``unknown_reasons``; "" when the reading names none)
+    unknown_causes: dict[str, str] = field(default_factory=dict)
 
 
 def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScore:
@@ -80,6 +84,10 @@ def score_frame(name: str, reading: BoardReading, truth, ms: float) -> FrameScor
     s.wrong_cells = [
         f"{cols[c]}{r + 1}:{want[r, c]}->{got[r, c]}" for r, c in np.argwhere(wrong & counted)
     ]
+    reasons = reading.unknown_reasons
+    for r, c in np.argwhere(unknown & vis):
+        name = f"{cols[c]}{r + 1}"
+        s.unknown_causes[name] = reasons[name][0] if reasons.get(name) else ""
     return s
 
 
@@ -108,6 +116,10 @@ def summarize(scores: list[FrameScore]) -> dict:
         "cells_visible": visible,
         "confident_cell_error": _rate(sum(s.visible_wrong for s in found), visible),
         "abstention_rate": _rate(sum(s.visible_unknown for s in found), visible),
+        # visible `?` cells by their most telling cause, most frequent first
+        "abstention_causes": dict(
+            Counter(c or "unnamed" for s in found for c in s.unknown_causes.values()).most_common()
+        ),
         "full_board_exact": _rate(sum(bool(s.exact) for s in exact), len(clear_frames)),
         "cells_occluded": occl,
         "occluded_confident_wrong": _rate(sum(s.occluded_wrong for s in found), occl),
@@ -133,6 +145,11 @@ def format_summary(summary: dict, title: str = "") -> str:
         f"confident cell error      {pct(summary['confident_cell_error'])} "
         f"of {summary['cells_visible']} visible cells",
         f"abstention (?)            {pct(summary['abstention_rate'])}",
+        "  by cause                "
+        + (
+            ", ".join(f"{code} {n}" for code, n in list(summary["abstention_causes"].items())[:6])
+            or "none"
+        ),
         f"full board exact          {pct(summary['full_board_exact'])} (frames with no hidden cell)",
         f"occluded, confident wrong {pct(summary['occluded_confident_wrong'])} "
         f"of {summary['cells_occluded']} cells under hands",
