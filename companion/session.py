@@ -51,8 +51,12 @@ from companion.tracking import (
     interpret_catch_up,
 )
 from companion.tracking.catch_up import emptied_between, seen_in_order
+from companion.vision.causes import cause_kind
 from companion.vision.lens import grid_to_frame
 from companion.vision.reading import COLOR_OF_SYMBOL, BoardReading
+
+# the words for a cell the camera cannot read, by what the table can do about it
+KIND_WORDS = {"hand": "a hand", "cover": "covered", "glare": "glare", "unclear": "unclear"}
 
 DEFAULT_SETUP = {
     "variant": "classic",
@@ -536,14 +540,18 @@ class GameSession:
         game = self.game
         names = sorted((cell_name(c) for c in unseen), key=lambda n: (int(n[1:]), n[0]))
         seen = "; ".join(ch.describe() for ch in change.changes if not ch.is_recolored)
-        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        reasons = self._unseen_reasons(names)
+        shown = ", ".join(
+            name + (f" ({KIND_WORDS[reasons[name]]})" if name in reasons else "")
+            for name in names[:8]
+        ) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         message = (
             f"Cannot see {shown}: {game.color_to_move}'s move may be there"
             + (f" (seen: {seen})" if seen else "")
             + ". Move the lamp or tap the hidden cell to correct it."
         )
         if message != self._waiting:
-            self._emit({"type": "unseen", "cells": names, "message": message})
+            self._emit({"type": "unseen", "cells": names, "reasons": reasons, "message": message})
         now = self._latest.timestamp if self._latest is not None else 0.0
         self._wait(
             names,
@@ -557,6 +565,15 @@ class GameSession:
         )
         self._asked = True
         self._emit_state()
+
+    def _unseen_reasons(self, names: list[str]) -> dict[str, str]:
+        """Why the latest reading could not read each of ``names`` (``causes.cause_kind``:
+        hand, cover, glare, unclear), for the cells it read ``?``."""
+        reading = self._latest_reading
+        if reading is None or not reading.board_found:
+            return {}
+        kinds = {name: cause_kind(reading.unknown_reasons.get(name, ())) for name in names}
+        return {name: kind for name, kind in kinds.items() if kind is not None}
 
     def _catch_up(self, moves: list, frame: Frame) -> None:
         """Rule the moves the camera did not see one by one, in turn order; an illegal one stops

@@ -36,6 +36,20 @@ def test_a_question_about_hidden_cells_is_shown_as_a_toast():
             )
             # the page fetched the state again: the cells asked about are marked on the board
             wait_for(page, "document.querySelectorAll('#board .mismatch').length === 2")
+            # ... and with why the camera could not read them, each cell says it
+            session.emit(
+                {
+                    "type": "unseen",
+                    "cells": ["E5", "F5"],
+                    "reasons": {"E5": "glare", "F5": "hand"},
+                    "message": "Cannot see E5 (glare), F5 (a hand): green's move may be there.",
+                }
+            )
+            wait_for(
+                page,
+                "window.companionMetrics.toasts.some("
+                "m => m.startsWith('Cannot see E5 (glare) F5 (a hand)'))",
+            )
             browser.close()
     finally:
         server.stop()

@@ -35,6 +35,7 @@ class ScriptedReader:
     def __init__(self) -> None:
         self.board = EMPTY
         self.reads = 0
+        self.reasons: dict[str, tuple[str, ...]] = {}  # why the vision reads a cell '?'
 
     def read(self, image):
         self.reads += 1
@@ -44,6 +45,7 @@ class ScriptedReader:
             list(self.board),
             np.ones((10, 10)),
             np.float32([[8, 4], [56, 4], [56, 44], [8, 44]]),
+            unknown_reasons=dict(self.reasons),
         )
 
     def straighten(self, image):
@@ -720,6 +722,27 @@ def test_a_board_the_glare_leaves_unexplained_is_a_question_not_a_ruling():
     state = table.session.state()
     assert state["moves"] == [{"color": "blue", "place": "A6"}, {"color": "green", "place": "D4"}]
     assert codes(table.session) == ["ok", "ok"] and state["mismatch"] == []
+
+
+def test_the_question_says_why_each_hidden_cell_cannot_be_read():
+    """The vision says why it reads a cell '?' (glare, a hand): the question tells the table,
+    so that it knows to move the lamp rather than look for a hand."""
+    table = make_table()
+    table.reader.reasons = {name: ("glare",) for name in glare()}
+    table.reader.reasons["C8"] = ("boundaries_gone", "next_to_cover")
+    table.still(board_with(**glare()))
+    events = table.session.subscribe()
+    table.move(board_with(**glare()))  # blue's A6 under the glare
+    table.move(board_with(**glare(D4="G")))
+    state = table.session.state()
+    assert state["status_message"].startswith("Cannot see A6 (glare), B6 (glare), C6 (glare)")
+    asked = []
+    while not events.empty():
+        event = events.get_nowait()
+        if event["type"] == "unseen":
+            asked.append(event)
+    assert len(asked) == 1
+    assert asked[0]["reasons"]["A6"] == "glare" and asked[0]["reasons"]["C8"] == "cover"
 
 
 def test_a_missed_placement_followed_by_a_removal_is_ruled_when_the_chip_shows():

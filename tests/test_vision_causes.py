@@ -6,7 +6,15 @@ from test_vision_support import cli_frame
 
 from companion.cli import main
 from companion.vision import BoardReader
-from companion.vision.causes import CAUSE_TEXT, cause_text, describe, unknown_reasons
+from companion.vision.causes import (
+    CAUSE_KIND,
+    CAUSE_TEXT,
+    KINDS,
+    cause_kind,
+    cause_text,
+    describe,
+    unknown_reasons,
+)
 from companion.vision.geometry import to_canonical_grid
 
 
@@ -53,3 +61,13 @@ def test_a_chip_under_a_hand_is_explained_by_the_reading_and_by_analyze(tmp_path
     assert f"  A2: ? {describe(reading.unknown_reasons['A2'])}" in out
     assert main(["analyze", "--json", str(path)]) == 0  # the JSON contract keeps its keys
     assert '"unknown' not in capsys.readouterr().out
+
+
+def test_the_kind_of_cause_says_what_the_table_can_do():
+    assert cause_kind(("pale_hand", "next_to_cover")) == "hand"
+    assert cause_kind(("glare",)) == "glare" and cause_kind(("pink_disc",)) == "glare"
+    assert cause_kind(("boundaries_gone",)) == "cover"
+    assert cause_kind(("a_cause_added_later",)) == "cover"  # something lies there
+    assert cause_kind(("undecided",)) == "unclear"
+    assert cause_kind(()) is None
+    assert set(CAUSE_KIND.values()) <= set(KINDS)

@@ -41,6 +41,24 @@ CAUSE_TEXT: dict[str, str] = {
 }
 
 
+# what the table can do about it: a hand to move, something lying there, the light, or none
+CAUSE_KIND: dict[str, str] = {
+    **dict.fromkeys(("pale_hand", "hand_at_chip", "held_chip", "part_chip_bg"), "hand"),
+    **dict.fromkeys(
+        ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured"), "glare"
+    ),
+    "undecided": "unclear",
+}
+KINDS = ("hand", "cover", "glare", "unclear")
+
+
+def cause_kind(codes: tuple[str, ...]) -> str | None:
+    """The kind of a ``?`` cell's most telling cause: ``"hand"``, ``"glare"``, ``"unclear"``
+    (neither chip nor printing), or ``"cover"`` (something lying over it, the default); None
+    without causes."""
+    return CAUSE_KIND.get(codes[0], "cover") if codes else None
+
+
 def cause_text(code: str) -> str:
     """The plain words for a cause code (an unknown code: the code itself, spaced)."""
     return CAUSE_TEXT.get(code, code.replace("_", " "))

@@ -484,10 +484,18 @@ function connectEvents() {
         renderStatus(app.state);
       }
       if (kind === "mismatch" && data.cells) toast(t("mismatch", { cells: data.cells.join(" ") }), "error");
-      if (kind === "unseen" && data.cells) toast(t("unseen", { cells: data.cells.join(" ") }), "error");
+      if (kind === "unseen" && data.cells) toast(t("unseen", { cells: unseenCells(data) }), "error");
       if (kind === "camera" || kind === "unseen") scheduleRefresh();
     });
   }
+}
+
+/* The cells the camera cannot read, each with why when the reading says (a hand, glare...). */
+function unseenCells(data) {
+  const reasons = data.reasons || {};
+  return data.cells
+    .map((cell) => (reasons[cell] ? `${cell} (${t("unseen." + reasons[cell])})` : cell))
+    .join(" ");
 }
 
 /* A ruling event carries the ruling itself: show it at once, the full state follows. */
