@@ -61,6 +61,26 @@ def test_blue_between_fingers_is_a_chip_seen_in_part_unless_the_board_shows_as_m
     assert _classify(chips.measure(img, ColourProfile()))[0][4, 4] == "."
 
 
+def test_a_picture_cards_own_blue_robe_is_no_chip_seen_in_part():
+    faces = np.zeros((10, 10), bool)
+    faces[[1, 2, 6, 7, 7, 8, 2, 5, 4], [6, 7, 1, 2, 8, 3, 9, 6, 4]] = True  # kings and queens
+    img = _grid()
+    for r, c in zip(*np.nonzero(faces), strict=True):
+        _sliver(img, r, c, BLUE)  # the blue robe each of them prints
+    feats = chips.measure(img, ColourProfile())
+    assert feats.raw["B"][4, 4] >= chips.PART_BG_MIN
+    # with the orientation unknown, blue beyond the board's empty cells is a chip seen in part
+    symbols, why = _classify(feats)
+    assert symbols[4, 4] == "?" and why["part_chip_bg"][4, 4]
+    # ... once the picture cards are known, as much blue as their own pictures show is theirs
+    symbols, _ = chips.classify(feats, faces=faces)
+    assert (symbols[faces] == ".").all()
+    # ... and clearly more on one of them is still a chip seen in part
+    _sliver(img, 4, 4, BLUE, height=6)
+    symbols, _ = chips.classify(chips.measure(img, ColourProfile()), faces=faces)
+    assert symbols[4, 4] == "?"
+
+
 def test_a_little_blue_under_a_broad_tint_or_skin_is_a_chip_between_fingers():
     # measured on a rendered frame (text hands set 7850001, frame 41, H1): a blue chip between
     # two dark fingers shows 0.14 blue inside a broad tint over 0.5 of the cell; a green one

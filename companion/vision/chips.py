@@ -1010,11 +1010,15 @@ FACE_CELLS_MIN = 4  # the faces' level is measured over at least this many pictu
 
 
 def _face_limit(
-    values: np.ndarray, faces: np.ndarray | None, empty: np.ndarray, least: float
+    values: np.ndarray,
+    faces: np.ndarray | None,
+    empty: np.ndarray,
+    least: float,
+    margin: float = FACE_MARGIN,
 ) -> np.ndarray | float:
     """Per cell, the level of a measure beside a cover that says something lies over the cell:
     ``least``, and on the picture cards (``faces``) more than this board's own faces show:
-    their upper decile over those read ``empty`` (away from the cover), plus ``FACE_MARGIN``.
+    their upper decile over those read ``empty`` (away from the cover), plus ``margin``.
     A board of miniature playing cards prints skin-coloured faces and coloured robes on its
     kings and queens; a rank-and-suit board prints none, and its level stays ``least``."""
     if faces is None or faces.shape != values.shape:
@@ -1022,7 +1026,7 @@ def _face_limit(
     shown = values[faces & empty]
     if shown.size < FACE_CELLS_MIN:
         return least
-    level = float(nth_smallest(shown, (9 * (shown.size - 1)) // 10)) + FACE_MARGIN
+    level = float(nth_smallest(shown, (9 * (shown.size - 1)) // 10)) + margin
     return np.where(faces, max(least, level), least).astype(np.float32)
 
 
@@ -1381,12 +1385,15 @@ def classify(
         # reaching in) is a chip seen in part, between or beside the fingers over it; so is
         # less of either inside a broad tint (the blurred or translucent hand over the chip)
         # or under skin over most of the cell (the fingers themselves)
-        part_bg = raw_bg >= _board_level(
-            raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX
-        )
-        hand_over = feats.skin > PALE_HAND
+        # (on the picture cards, more than their own pictures show: a robe is often blue)
+        level = _board_level(raw_bg, is_empty, PART_BG_MIN, PART_BG_MARGIN, EMPTY_RAW_BG_MAX)
+        level = _face_limit(raw_bg, faces, is_empty, level, PART_BG_MARGIN)
+        part_bg = raw_bg >= np.minimum(level, EMPTY_RAW_BG_MAX)
+        hand_over = feats.skin > _face_limit(feats.skin, faces, is_empty, PALE_HAND)
         if feats.tinted_blob is not None:
-            hand_over |= feats.tinted_blob >= PART_BG_TINT
+            hand_over |= feats.tinted_blob >= _face_limit(
+                feats.tinted_blob, faces, is_empty, PART_BG_TINT
+            )
         part_bg |= (raw_bg >= NEAR_RAW_BG) & hand_over
         fringe = _glare_fringe(feats, hand_over)
         causes["part_chip_bg"] = is_empty & part_bg & ~CORNERS & ~fringe
