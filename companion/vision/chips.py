@@ -1003,6 +1003,49 @@ def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndar
     return reach
 
 
+PATCH_TINT = 0.2  # a pale cell whose broad tint covers this much of it ...
+PATCH_CELLS = 2  # ... beside another such cell is under a hand (a lone one: a face picture)
+
+
+def _pale_patch(pale: np.ndarray, tinted_blob: np.ndarray | None) -> np.ndarray:
+    """Cells (10x10 bool) under a pale hand spread over the board: of the ``pale`` cells (skin
+    spread over a cell that shows none of its printing), those whose broad tint
+    (``tinted_blob``) covers more than ``PATCH_TINT`` of the cell, beside at least one more
+    such cell. A see-through, motion-blurred hand lets too little skin through for a hand on
+    its own in any one cell, yet a hand is big: printing gone under a skin tint over
+    ``PATCH_CELLS`` cells together is no card's picture (a yellow face reads as skin on one
+    card, and its printing shows)."""
+    if tinted_blob is None or not pale.any():
+        return np.zeros_like(pale)
+    patch = pale & (tinted_blob > PATCH_TINT) & ~CORNERS
+    beside = cv2.filter2D(patch.astype(np.float32), -1, AROUND, borderType=cv2.BORDER_CONSTANT)
+    return patch & (beside >= PATCH_CELLS - 1)
+
+
+PRINT_GONE_SHARE = 0.1  # of this board's typical printing: a cell showing less shows none
+
+
+def _print_gone(feats: CellFeatures, read_empty: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) ``read_empty`` that show none of their printing and have lost a
+    boundary line: a plain part of a loose card lying over the cell (its edge or its big
+    printed pip standing in for the other lines). Every card of the board prints its rank and
+    suit: a cell showing less dark or red printing than ``PRINT_MIN`` and than
+    ``PRINT_GONE_SHARE`` of what this board's ``empty`` cells typically show is covered, when
+    one of its four lines is gone too and it is not clipped white (glare fades printing and
+    lines alike; its own rules judge it)."""
+    printed = feats.dark + feats.red_ink
+    gone = read_empty & (printed < PRINT_MIN) & (feats.edges_missing >= 1) & ~CORNERS
+    gone &= feats.glare < PIP_GLARE
+    if feats.glared is not None:
+        gone &= ~feats.glared
+    if not gone.any():
+        return gone
+    shown = _empty_cells(printed, empty)
+    if shown is None:
+        return np.zeros_like(gone)
+    return gone & (printed < PRINT_GONE_SHARE * float(_middle(shown, 0)))
+
+
 def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
     """Per cell, the largest raw share of a chip colour other than its strongest (``top``:
     the index of that colour in ``CHIP_SYMBOLS``)."""
@@ -1481,6 +1524,12 @@ def classify(
     if hand.ndim == 2:
         hand[CORNERS] = False
     causes["pale_hand"] = hand
+    if covers and hand.ndim == 2:
+        # a pale hand spread over several cells hides their printing together: a cover on
+        # its own; and a loose card lying over a cell hides all of its printing and a line
+        causes["pale_patch"] = _pale_patch(pale, feats.tinted_blob)
+        causes["print_gone"] = _print_gone(feats, symbols == ".", is_empty)
+        hand = hand | causes["pale_patch"] | causes["print_gone"]
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
