@@ -1,7 +1,9 @@
-"""A chip under a loose card or a see-through hand reads `?`, never empty: the cover rules of
-``chips.classify`` that need no other covered cell beside them (``pale_patch``: a pale hand
-spread over several cells; ``print_gone``: a cell showing none of its printing with a line
-gone), on drawn grid images and on two rendered frames of the dev sets where they read empty."""
+"""A chip under a loose card or a see-through hand reads `?`, never empty nor another colour:
+the cover rules of ``chips.classify`` that need no other covered cell beside them
+(``pale_patch``: a pale hand spread over several cells; ``print_gone``: a cell showing none of
+its printing with a line gone; ``colour_over_corners``: one chip colour over a grid corner and
+the four cells around it), on drawn grid images and on rendered frames of the dev sets where
+they read wrong."""
 
 import json
 from pathlib import Path
@@ -107,6 +109,25 @@ def test_a_card_printing_little_beside_a_faded_line_stays_empty():
     assert (symbols == ".").all()
 
 
+def test_one_colour_over_a_grid_corner_is_one_cover_not_four_chips():
+    # a blue thing as big as two cells (a card's back, a coaster) centred on the corner the
+    # four cells around (3..4, 3..4) share: each shows a chip-sized solid blue part
+    img = _grid()
+    cv2.circle(img, (4 * CW, 4 * CH), 22, BLUE, -1)
+    feats, symbols, why = _classify(img)
+    assert feats.corner_colour["B"][3, 3] >= chips.SIDE_COLOURED  # the corner point is blue
+    assert (symbols[3:5, 3:5] == "?").all()
+    assert why["colour_over_corners"][3:5, 3:5].all()
+    assert not why["foreign_border"][3:5, 3:5].any()
+    # four blue chips around the same corner leave the point itself free: four chips
+    img = _grid()
+    for r, c in ((3, 3), (3, 4), (4, 3), (4, 4)):
+        cv2.circle(img, (c * CW + 12, r * CH + 12), 8, BLUE, -1)
+    feats, symbols, why = _classify(img)
+    assert feats.corner_colour["B"][3, 3] < chips.SIDE_COLOURED
+    assert (symbols[3:5, 3:5] == "B").all() and not why["colour_over_corners"].any()
+
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -119,6 +140,9 @@ DATA = Path(__file__).parent / "data"
         # a pale, motion-blurred hand over H1 I1 H2, the chips showing through faintly (dev
         # set fin18 r_text frame 64, text art)
         ("see_through_hand_spec.json", ["H1", "I1", "H2"]),
+        # a red card's back over A3..C4, its dense pattern solid enough to read as red chips
+        # in all six cells (dev set fin17 mat frame 48)
+        ("red_card_back_over_chips_spec.json", ["A3", "B3", "A4", "C4"]),
     ],
 )
 def test_rendered_chips_under_a_loose_card_or_a_see_through_hand_are_unknown(

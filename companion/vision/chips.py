@@ -144,6 +144,9 @@ class CellFeatures:
     # ``ring`` without the foreign strips that run along a whole row or column of cells (a
     # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
+    # per chip colour, the share of each inner grid intersection (9x9; 3x3 pixels) in that
+    # colour beyond what this board's own intersections show (``corner_colours``)
+    corner_colour: dict[str, np.ndarray] | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -702,6 +705,28 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     return on[:10, :10].astype(np.float32) + on[:10, 1:] + on[1:, :10] + on[1:, 1:]
 
 
+_POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
+
+
+def corner_colours(packed: np.ndarray, shape: CellShape) -> dict[str, np.ndarray]:
+    """Per chip colour, the share of each inner grid intersection (9x9 points, 3x3 pixels
+    each) in that colour (``packed``: the colour code's chip bits), less the median over
+    the board's intersections (a navy board's gaps are blue wherever they cross).
+
+    No chip reaches a corner of its cell; four chips of one colour around a point that is
+    itself that colour are one thing lying over the grid (a card's back). 81 points of 9
+    pixels: nothing measurable per frame."""
+    ys = shape.boundary_ys[1:10, None] + _POINT_OFFSETS  # 9 x 3
+    xs = shape.boundary_xs[1:10, None] + _POINT_OFFSETS
+    points = packed[ys[:, None, :, None], xs[None, :, None, :]]  # 9 x 9 x 3 x 3
+    shares = {}
+    for sym in CHIP_SYMBOLS:
+        share = np.count_nonzero(points & (1 << CLASSES.index(sym)), axis=(2, 3)) / 9.0
+        share = share.astype(np.float32)
+        shares[sym] = share - _middle(share.ravel(), 0)
+    return shares
+
+
 @dataclass(slots=True)
 class MeasureCache:
     """What changes slowly for a fixed camera (the light, the border palette); refreshed
@@ -879,6 +904,7 @@ def measure(
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
+    feats.corner_colour = corner_colours(packed, shape)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
@@ -1001,6 +1027,30 @@ def _hand_reach(seed: np.ndarray, near: np.ndarray, hand: np.ndarray) -> np.ndar
         front = reach & hand & ~grown & ~seed & ~CORNERS
         grown |= front
     return reach
+
+
+def _colour_over_corners(
+    corner_colour: dict[str, np.ndarray] | None, is_chip: np.ndarray, top: np.ndarray
+) -> np.ndarray:
+    """Cells (10x10 bool) read as chips of one colour around a grid intersection that is
+    itself in that colour (``CellFeatures.corner_colour`` at least ``SIDE_COLOURED``): a
+    card's back or a sleeve of a chip's colour lying over the four of them. A chip stays
+    inside its cell and never reaches the cell's corners, and four chips around a point
+    leave the point itself free."""
+    covered = np.zeros_like(is_chip)
+    if corner_colour is None or is_chip.shape != CORNERS.shape:
+        return covered
+    for k, sym in enumerate(CHIP_SYMBOLS):
+        chip = (is_chip & (top == k)).astype(np.uint8)
+        # per inner intersection (9x9), how many of its four cells read as this colour
+        around = chip[:-1, :-1] + chip[:-1, 1:] + chip[1:, :-1] + chip[1:, 1:]
+        over = (around == 4) & (corner_colour[sym] >= SIDE_COLOURED)
+        if over.any():
+            covered[:-1, :-1] |= over
+            covered[:-1, 1:] |= over
+            covered[1:, :-1] |= over
+            covered[1:, 1:] |= over
+    return covered
 
 
 PATCH_TINT = 0.2  # a pale cell whose broad tint covers this much of it ...
@@ -1377,6 +1427,7 @@ def classify(
                 | (solidity < HELD_SOLIDITY)
             )
         causes["hand_at_chip"] = hand_at
+        causes["colour_over_corners"] = _colour_over_corners(feats.corner_colour, is_chip, top)
         if feats.coloured_sides is not None and feats.coloured_corners is not None:
             # a "chip" whose colour runs along its boundaries and over its corners is something
             # bigger lying there (a row of chips touching each other leaves the corners free)
