@@ -10,7 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -145,7 +145,8 @@ class CellFeatures:
     # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
     # per chip colour, the share of each inner grid intersection (9x9; 3x3 pixels) in that
-    # colour beyond what this board's own intersections show (``corner_colours``)
+    # colour beyond what this board's own intersections show (``corner_colours``); measured
+    # only for the colours read in the four cells around some intersection (None: none)
     corner_colour: dict[str, np.ndarray] | None = None
 
     @property
@@ -708,19 +709,26 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
 _POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
 
 
-def corner_colours(packed: np.ndarray, shape: CellShape) -> dict[str, np.ndarray]:
-    """Per chip colour, the share of each inner grid intersection (9x9 points, 3x3 pixels
-    each) in that colour (``packed``: the colour code's chip bits), less the median over
-    the board's intersections (a navy board's gaps are blue wherever they cross).
+def four_around(cells: np.ndarray) -> np.ndarray:
+    """Per inner grid intersection (9x9), whether all four cells around it are marked
+    (``cells``: 10x10 bool)."""
+    return cells[:-1, :-1] & cells[:-1, 1:] & cells[1:, :-1] & cells[1:, 1:]
+
+
+def corner_colours(
+    packed: np.ndarray, shape: CellShape, colours: Iterable[str] = CHIP_SYMBOLS
+) -> dict[str, np.ndarray]:
+    """Per chip colour of ``colours``, the share of each inner grid intersection (9x9 points,
+    3x3 pixels each) in that colour (``packed``: the colour code's chip bits), less the median
+    over the board's intersections (a navy board's gaps are blue wherever they cross).
 
     No chip reaches a corner of its cell; four chips of one colour around a point that is
-    itself that colour are one thing lying over the grid (a card's back). 81 points of 9
-    pixels: nothing measurable per frame."""
+    itself that colour are one thing lying over the grid (a card's back)."""
     ys = shape.boundary_ys[1:10, None] + _POINT_OFFSETS  # 9 x 3
     xs = shape.boundary_xs[1:10, None] + _POINT_OFFSETS
     points = packed[ys[:, None, :, None], xs[None, :, None, :]]  # 9 x 9 x 3 x 3
     shares = {}
-    for sym in CHIP_SYMBOLS:
+    for sym in colours:
         share = np.count_nonzero(points & (1 << CLASSES.index(sym)), axis=(2, 3)) / 9.0
         share = share.astype(np.float32)
         shares[sym] = share - _middle(share.ravel(), 0)
@@ -904,7 +912,11 @@ def measure(
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
-    feats.corner_colour = corner_colours(packed, shape)
+    # only a board with chips of one colour in the four cells around an intersection pays
+    # for the look at the intersection's colour
+    blocks = [sym for sym in CHIP_SYMBOLS if four_around(chip[sym] >= CHIP_MIN).any()]
+    if blocks:
+        feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
@@ -1041,10 +1053,9 @@ def _colour_over_corners(
     if corner_colour is None or is_chip.shape != CORNERS.shape:
         return covered
     for k, sym in enumerate(CHIP_SYMBOLS):
-        chip = (is_chip & (top == k)).astype(np.uint8)
-        # per inner intersection (9x9), how many of its four cells read as this colour
-        around = chip[:-1, :-1] + chip[:-1, 1:] + chip[1:, :-1] + chip[1:, 1:]
-        over = (around == 4) & (corner_colour[sym] >= SIDE_COLOURED)
+        if sym not in corner_colour:
+            continue
+        over = four_around(is_chip & (top == k)) & (corner_colour[sym] >= SIDE_COLOURED)
         if over.any():
             covered[:-1, :-1] |= over
             covered[:-1, 1:] |= over
