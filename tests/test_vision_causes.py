@@ -71,3 +71,16 @@ def test_the_kind_of_cause_says_what_the_table_can_do():
     assert cause_kind(("undecided",)) == "unclear"
     assert cause_kind(()) is None
     assert set(CAUSE_KIND.values()) <= set(KINDS)
+
+
+def test_every_cause_the_classifier_names_has_words():
+    from test_vision_support import straight_sevens
+
+    from companion.vision import chips
+    from companion.vision.colour import ColourProfile
+
+    why = {}
+    chips.classify(chips.measure(straight_sevens(), ColourProfile()), why=why)
+    named = {code for code in why if not code.startswith("_")}
+    assert "next_to_cover" in named and "boundaries_gone" in named
+    assert named <= set(CAUSE_TEXT), named - set(CAUSE_TEXT)

@@ -17,15 +17,18 @@ from companion.vision.geometry import to_canonical_grid
 # most telling first: what lies on the cell, then what the light did, then the weaker signs
 CAUSE_TEXT: dict[str, str] = {
     "pale_hand": "a hand over it",
+    "pale_patch": "a pale hand over it and the cells beside it",
     "hand_at_chip": "a hand at the chip",
     "held_chip": "part of a chip held in the hand beside it",
     "boundaries_gone": "its boundary lines are hidden (a hand or a loose card)",
     "blank": "no printing shows (something plain lies over it)",
+    "print_gone": "its printing and a boundary line are gone (a loose card)",
     "no_card_white": "no card white shows (something lies over it)",
     "dark_object": "a dark object lies over it",
     "foreign_border": "something that is not the board shows on its border",
     "colour_across_boundaries": "chip colour runs across its boundaries (a card or a sleeve)",
     "colour_everywhere": "one colour fills the whole cell (a card back or a sleeve)",
+    "colour_over_corners": "chip colour over the grid corner it shares with like cells (a card back)",
     "pattern": "a patterned card back",
     "cover_colour": "the colour of the card back or sleeve beside it",
     "colour_on_border": "chip colour over its border",
@@ -43,7 +46,9 @@ CAUSE_TEXT: dict[str, str] = {
 
 # what the table can do about it: a hand to move, something lying there, the light, or none
 CAUSE_KIND: dict[str, str] = {
-    **dict.fromkeys(("pale_hand", "hand_at_chip", "held_chip", "part_chip_bg"), "hand"),
+    **dict.fromkeys(
+        ("pale_hand", "pale_patch", "hand_at_chip", "held_chip", "part_chip_bg"), "hand"
+    ),
     **dict.fromkeys(
         ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured"), "glare"
     ),

@@ -10,7 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -145,6 +145,10 @@ class CellFeatures:
     # ``ring`` without the foreign strips that run along a whole row or column of cells (a
     # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
+    # per chip colour, the share of each inner grid intersection (9x9; 3x3 pixels) in that
+    # colour beyond what this board's own intersections show (``corner_colours``); measured
+    # only for the colours read in the four cells around some intersection (None: none)
+    corner_colour: dict[str, np.ndarray] | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -703,6 +707,35 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     return on[:10, :10].astype(np.float32) + on[:10, 1:] + on[1:, :10] + on[1:, 1:]
 
 
+_POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
+
+
+def four_around(cells: np.ndarray) -> np.ndarray:
+    """Per inner grid intersection (9x9), whether all four cells around it are marked
+    (``cells``: 10x10 bool)."""
+    return cells[:-1, :-1] & cells[:-1, 1:] & cells[1:, :-1] & cells[1:, 1:]
+
+
+def corner_colours(
+    packed: np.ndarray, shape: CellShape, colours: Iterable[str] = CHIP_SYMBOLS
+) -> dict[str, np.ndarray]:
+    """Per chip colour of ``colours``, the share of each inner grid intersection (9x9 points,
+    3x3 pixels each) in that colour (``packed``: the colour code's chip bits), less the median
+    over the board's intersections (a navy board's gaps are blue wherever they cross).
+
+    No chip reaches a corner of its cell; four chips of one colour around a point that is
+    itself that colour are one thing lying over the grid (a card's back)."""
+    ys = shape.boundary_ys[1:10, None] + _POINT_OFFSETS  # 9 x 3
+    xs = shape.boundary_xs[1:10, None] + _POINT_OFFSETS
+    points = packed[ys[:, None, :, None], xs[None, :, None, :]]  # 9 x 9 x 3 x 3
+    shares = {}
+    for sym in colours:
+        share = np.count_nonzero(points & (1 << CLASSES.index(sym)), axis=(2, 3)) / 9.0
+        share = share.astype(np.float32)
+        shares[sym] = share - _middle(share.ravel(), 0)
+    return shares
+
+
 @dataclass(slots=True)
 class MeasureCache:
     """What changes slowly for a fixed camera (the light, the border palette); refreshed
@@ -880,6 +913,11 @@ def measure(
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
+    # only a board with chips of one colour in the four cells around an intersection pays
+    # for the look at the intersection's colour
+    blocks = [sym for sym in CHIP_SYMBOLS if four_around(chip[sym] >= CHIP_MIN).any()]
+    if blocks:
+        feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
         feats.coloured_corners = coloured_corners(any_chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
@@ -1028,6 +1066,72 @@ def _face_limit(
         return least
     level = float(nth_smallest(shown, (9 * (shown.size - 1)) // 10)) + margin
     return np.where(faces, max(least, level), least).astype(np.float32)
+
+
+def _colour_over_corners(
+    corner_colour: dict[str, np.ndarray] | None, is_chip: np.ndarray, top: np.ndarray
+) -> np.ndarray:
+    """Cells (10x10 bool) read as chips of one colour around a grid intersection that is
+    itself in that colour (``CellFeatures.corner_colour`` at least ``SIDE_COLOURED``): a
+    card's back or a sleeve of a chip's colour lying over the four of them. A chip stays
+    inside its cell and never reaches the cell's corners, and four chips around a point
+    leave the point itself free."""
+    covered = np.zeros_like(is_chip)
+    if corner_colour is None or is_chip.shape != CORNERS.shape:
+        return covered
+    for k, sym in enumerate(CHIP_SYMBOLS):
+        if sym not in corner_colour:
+            continue
+        over = four_around(is_chip & (top == k)) & (corner_colour[sym] >= SIDE_COLOURED)
+        if over.any():
+            covered[:-1, :-1] |= over
+            covered[:-1, 1:] |= over
+            covered[1:, :-1] |= over
+            covered[1:, 1:] |= over
+    return covered
+
+
+PATCH_TINT = 0.2  # a pale cell whose broad tint covers this much of it ...
+PATCH_CELLS = 2  # ... beside another such cell is under a hand (a lone one: a face picture)
+
+
+def _pale_patch(pale: np.ndarray, tinted_blob: np.ndarray | None) -> np.ndarray:
+    """Cells (10x10 bool) under a pale hand spread over the board: of the ``pale`` cells (skin
+    spread over a cell that shows none of its printing), those whose broad tint
+    (``tinted_blob``) covers more than ``PATCH_TINT`` of the cell, beside at least one more
+    such cell. A see-through, motion-blurred hand lets too little skin through for a hand on
+    its own in any one cell, yet a hand is big: printing gone under a skin tint over
+    ``PATCH_CELLS`` cells together is no card's picture (a yellow face reads as skin on one
+    card, and its printing shows)."""
+    if tinted_blob is None or not pale.any():
+        return np.zeros_like(pale)
+    patch = pale & (tinted_blob > PATCH_TINT) & ~CORNERS
+    beside = cv2.filter2D(patch.astype(np.float32), -1, AROUND, borderType=cv2.BORDER_CONSTANT)
+    return patch & (beside >= PATCH_CELLS - 1)
+
+
+PRINT_GONE_SHARE = 0.1  # of this board's typical printing: a cell showing less shows none
+
+
+def _print_gone(feats: CellFeatures, read_empty: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Cells (10x10 bool) ``read_empty`` that show none of their printing and have lost a
+    boundary line: a plain part of a loose card lying over the cell (its edge or its big
+    printed pip standing in for the other lines). Every card of the board prints its rank and
+    suit: a cell showing less dark or red printing than ``PRINT_MIN`` and than
+    ``PRINT_GONE_SHARE`` of what this board's ``empty`` cells typically show is covered, when
+    one of its four lines is gone too and it is not clipped white (glare fades printing and
+    lines alike; its own rules judge it)."""
+    printed = feats.dark + feats.red_ink
+    gone = read_empty & (printed < PRINT_MIN) & (feats.edges_missing >= 1) & ~CORNERS
+    gone &= feats.glare < PIP_GLARE
+    if feats.glared is not None:
+        gone &= ~feats.glared
+    if not gone.any():
+        return gone
+    shown = _empty_cells(printed, empty)
+    if shown is None:
+        return np.zeros_like(gone)
+    return gone & (printed < PRINT_GONE_SHARE * float(_middle(shown, 0)))
 
 
 def _second_raw(raw: dict[str, np.ndarray], top: np.ndarray) -> np.ndarray:
@@ -1365,6 +1469,7 @@ def classify(
                 | (solidity < HELD_SOLIDITY)
             )
         causes["hand_at_chip"] = hand_at
+        causes["colour_over_corners"] = _colour_over_corners(feats.corner_colour, is_chip, top)
         if feats.coloured_sides is not None and feats.coloured_corners is not None:
             # a "chip" whose colour runs along its boundaries and over its corners is something
             # bigger lying there (a row of chips touching each other leaves the corners free)
@@ -1515,6 +1620,12 @@ def classify(
     if hand.ndim == 2:
         hand[CORNERS] = False
     causes["pale_hand"] = hand
+    if covers and hand.ndim == 2:
+        # a pale hand spread over several cells hides their printing together: a cover on
+        # its own; and a loose card lying over a cell hides all of its printing and a line
+        causes["pale_patch"] = _pale_patch(pale, feats.tinted_blob)
+        causes["print_gone"] = _print_gone(feats, symbols == ".", is_empty)
+        hand = hand | causes["pale_patch"] | causes["print_gone"]
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
