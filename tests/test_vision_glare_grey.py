@@ -76,6 +76,9 @@ def test_printing_glare_lifted_to_grey_shows_the_cell_empty():
         dict(black=0.8),  # ... or only a trace of it, too pale to tell from the card
         dict(ring_clipped=0.1),  # its lines not clipped: something hides them
         dict(veil_tint=0.2),  # a broad pale tint: a chip washed out over part of it
+        # clipped less, the grey strokes may be a washed-out chip's shaded rim (fin18 r0_mat
+        # 0073, C5: a green chip, 0.44 of the cell clipped; no room measured there)
+        dict(glare=0.44, clip_room=1.0, black=0.74),
     ],
 )
 def test_a_greyed_cell_that_may_hide_a_chip_stays_unknown(changes):
@@ -118,5 +121,18 @@ def test_cells_whose_printing_glare_greyed_are_read(name, cells):
     got = BoardReader().read(image).cells
     for r, c in cells:
         assert got[r][c] == truth.cells[r][c]
+    for got_row, want_row in zip(got, truth.cells, strict=True):
+        assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))
+
+
+def test_chips_washed_out_to_a_shaded_rim_are_never_read_empty():
+    # seen frame (fin18 r0_mat 0073): a green and a blue chip under glare on a board lit too
+    # close to clipping, washed out to near white but for their shaded rims (grey strokes
+    # like printing, 0.72-0.74 of the white), on cells clipped 0.32-0.44
+    spec = RenderSpec.from_json(json.loads((DATA / "glare_washed_chip_rims_spec.json").read_text()))
+    image, truth = render_frame(spec)
+    assert truth.cells[4][2] == "G" and truth.cells[5][2] == "B"
+    got = BoardReader().read(image).cells
+    assert got[4][2] in ("G", "?") and got[5][2] in ("B", "?")
     for got_row, want_row in zip(got, truth.cells, strict=True):
         assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))

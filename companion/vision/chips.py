@@ -974,12 +974,15 @@ def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
 
 
 def _print_under_glare(feats: CellFeatures) -> np.ndarray:
-    """Cells (10x10 bool) under glare that clipped their lines white (``RING_CLIPPED`` of the
-    border), whose printing still shows, lifted to a grey that no dark class holds: thin
-    strokes darker than the card (``faint_print``) over ``GLARED_FAINT`` of the cell, the
-    darkest level below ``GLARED_INK`` of the white, no skin. A veil lifts ink and a chip's
-    dark side alike; a cell whose printing shows that way shows a chip's colour or its pale
-    tint too, where one lies (judged by the callers)."""
+    """Cells (10x10 bool) under glare that clipped their lines (``RING_CLIPPED`` of the border)
+    and their card all around the printing (``GLARED_PRINT`` of the cell) white, whose
+    printing still shows, lifted to a grey that no dark class holds: thin strokes darker than
+    the card (``faint_print``) over ``GLARED_FAINT`` of the cell, the darkest level below
+    ``GLARED_INK`` of the white, no skin. The shaded rim of a chip washed out in part shows as
+    such strokes too, on a cell clipped less (its body keeps some light below clipping; seen
+    0.32-0.44): there the callers never take them for printing. On a cell clipped this much
+    the callers still look for room for a washed-out chip (``_no_chip_in_clipping``) and for
+    its pale tint."""
     if (
         feats.glared is None
         or feats.faint_print is None
@@ -989,6 +992,7 @@ def _print_under_glare(feats: CellFeatures) -> np.ndarray:
         return np.zeros(feats.white.shape, bool)
     return (
         feats.glared
+        & (feats.glare >= GLARED_PRINT)
         & (feats.ring_clipped >= RING_CLIPPED)
         & (feats.faint_print >= GLARED_FAINT)
         & (feats.black < GLARED_INK)
