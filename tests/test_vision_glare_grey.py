@@ -136,3 +136,39 @@ def test_chips_washed_out_to_a_shaded_rim_are_never_read_empty():
     assert got[4][2] in ("G", "?") and got[5][2] in ("B", "?")
     for got_row, want_row in zip(got, truth.cells, strict=True):
         assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))
+
+
+def _skin_board(skin_cells: int, skin: float):
+    """Features of a plain board whose first ``skin_cells`` cells (row by row, free corners
+    aside) show skin over ``skin`` of them, the rest none."""
+    feats = chips.measure(np.full((240, 240, 3), 230, np.uint8), ColourProfile())
+    shown = np.zeros(100, np.float32)
+    shown[[i for i in range(100) if i not in (0, 9, 90, 99)][:skin_cells]] = skin
+    return replace(feats, skin=shown.reshape(10, 10))
+
+
+def test_skin_as_much_as_the_boards_own_printed_faces_show_is_no_hand():
+    empty = np.ones((10, 10), bool)
+    # a text board: no skin printed anywhere, any skin over HAND_SKIN may be a hand
+    assert chips._face_skin(_skin_board(0, 0.0), empty) == chips.HAND_SKIN
+    # a cards board: its queens and kings (16 of 96 cells) show faces over 0.2 of them
+    level = chips._face_skin(_skin_board(16, 0.2), empty)
+    assert level == pytest.approx(0.2 + chips.FACE_MARGIN)
+    # ... never more than fingers over a cell show, whatever the board's empty cells hold
+    assert chips._face_skin(_skin_board(40, 0.24), empty) == chips.FACE_SKIN_MAX
+    # a hand over a text board (16 cells, skin over 0.6 of them, its edge over 0.2 of the
+    # cells beside it): not the board's own printing, any skin over HAND_SKIN may be a hand
+    board = _skin_board(16, 0.6)
+    edge = board.skin.copy()
+    edge[2, :] = 0.2
+    assert chips._face_skin(replace(board, skin=edge), empty) == chips.HAND_SKIN
+
+
+def test_court_cards_beside_cells_the_glare_explains_are_read():
+    # seen frame (fin17 r0_cards 0085): glare on a board lit too close to clipping clipped the
+    # lines of an edge cell (G1) white and its border strange; the court card beside it (H2,
+    # a queen: skin-coloured face over 0.19 of it, its border 0.14 strange) read `?`
+    spec = RenderSpec.from_json(json.loads((DATA / "glare_court_cards_spec.json").read_text()))
+    image, truth = render_frame(spec)
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)

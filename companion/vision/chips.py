@@ -973,6 +973,22 @@ def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
     return little | ((feats.clip_room <= CLIP_ROOM_MAX) & lines)
 
 
+FACE_MARGIN = 0.03  # skin over this much more of a cell than this board's empty cells show
+# in their upper decile (a card art's printed faces) is a hand's ...
+FACE_SKIN_MAX = 0.25  # ... and over this much of it always (fingers over a cell show more)
+
+
+def _face_skin(feats: CellFeatures, is_empty: np.ndarray) -> float:
+    """The share of skin below which a cell under glare shows no hand: ``HAND_SKIN``, or on a
+    board whose own empty cells show skin-coloured printing (a cards art's queens and kings)
+    ``FACE_MARGIN`` above their upper decile, at most ``FACE_SKIN_MAX``. Cells beside skin
+    over more than ``FACE_SKIN_MAX`` of a cell (a hand, whose edge shows less) are left out."""
+    if not (feats.skin >= HAND_SKIN).any():
+        return HAND_SKIN  # the common case: no skin anywhere
+    away = is_empty & ~_beside(feats.skin > FACE_SKIN_MAX)
+    return _board_level(feats.skin, away, HAND_SKIN, FACE_MARGIN, FACE_SKIN_MAX)
+
+
 def _print_under_glare(feats: CellFeatures) -> np.ndarray:
     """Cells (10x10 bool) under glare that clipped their lines (``RING_CLIPPED`` of the border)
     and their card all around the printing (``GLARED_PRINT`` of the cell) white, whose
@@ -1324,9 +1340,12 @@ def classify(
             # broad pale tint; with none and its printing showing, it holds none
             # (printing glare lifted to a grey no dark class holds still shows as faint strokes)
             greyed = _print_under_glare(feats)
+            # (a card art's printed faces show skin: as much as this board's own empty cells
+            # show is no hand)
+            faces = (feats.content >= BLANK_CONTENT) & (feats.skin < _face_skin(feats, is_empty))
             taken = (
                 feats.glared
-                & (showing | greyed)
+                & (showing | faces | greyed)
                 & (
                     is_chip
                     | clear
