@@ -65,6 +65,11 @@ def test_printing_glare_lifted_to_grey_shows_the_cell_empty():
     assert feats.content[4, 4] < chips.BLANK_CONTENT  # no dark class holds the grey ink
     assert chips._print_under_glare(feats)[4, 4]
     assert chips.classify(feats)[0][4, 4] == "."
+    # ... and so does black printing still dark enough for its class, three lines clipped
+    # (fresh glare frame, seed 7950001 frame 5, D2: dark print over 0.05 of the cell)
+    dark = _greyed_card(faint_print=0.0, dark=0.05, edges_missing=3.0)
+    assert dark.content[4, 4] >= chips.BLANK_CONTENT
+    assert chips.classify(dark)[0][4, 4] == "."
 
 
 @pytest.mark.parametrize(

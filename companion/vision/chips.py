@@ -993,25 +993,25 @@ def _face_skin(feats: CellFeatures, is_empty: np.ndarray) -> float:
 def _print_under_glare(feats: CellFeatures) -> np.ndarray:
     """Cells (10x10 bool) under glare that clipped their lines (``RING_CLIPPED`` of the border)
     and their card all around the printing (``GLARED_PRINT`` of the cell) white, whose
-    printing still shows, lifted to a grey that no dark class holds: thin strokes darker than
-    the card (``faint_print``) over ``GLARED_FAINT`` of the cell, the darkest level below
-    ``GLARED_INK`` of the white, no skin. The shaded rim of a chip washed out in part shows as
+    printing still shows, dark (``PRINT_MIN`` of the cell) or lifted to a grey that no dark
+    class holds: thin strokes darker than the card (``faint_print``) over ``GLARED_FAINT`` of
+    the cell, the darkest level below ``GLARED_INK`` of the white, no skin. The shaded rim of a chip washed out in part shows as
     such strokes too, on a cell clipped less (its body keeps some light below clipping; seen
     0.32-0.44): there the callers never take them for printing. On a cell clipped this much
     the callers still look for room for a washed-out chip (``_no_chip_in_clipping``) and for
     its pale tint."""
-    if (
-        feats.glared is None
-        or feats.faint_print is None
-        or feats.black is None
-        or feats.ring_clipped is None
-    ):
+    if feats.glared is None or feats.black is None or feats.ring_clipped is None:
         return np.zeros(feats.white.shape, bool)
+    # (black printing still dark enough for its class counts the same; red printing turned
+    # pink does not: a white card lying there shows its red pips that way too)
+    strokes = feats.dark >= PRINT_MIN
+    if feats.faint_print is not None:
+        strokes = strokes | (feats.faint_print >= GLARED_FAINT)
     return (
         feats.glared
         & (feats.glare >= GLARED_PRINT)
         & (feats.ring_clipped >= RING_CLIPPED)
-        & (feats.faint_print >= GLARED_FAINT)
+        & strokes
         & (feats.black < GLARED_INK)
         & (feats.skin < HAND_SKIN)
     )
