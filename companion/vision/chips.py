@@ -499,9 +499,13 @@ FADED_PRINT = 0.1  # ... and printing over this much of it at least (a white car
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
 CLIP_ROOM_MAX = 0.02  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
-# that disc than this holds no chip washed out whole, and shows its printing (seen: every chip
-# hidden in clipped white has room >= 0.09; an empty card's glare spot leaves 0.00-0.02)
+# that disc than this (of the cell's middle, where a chip's centre can lie) holds no chip
+# washed out whole, and shows its printing (seen: every chip hidden in clipped white has room
+# >= 0.17 there; an empty card's glare spot leaves 0.00-0.02)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
+GLARED_FAINT = 0.02  # under glare, thin strokes over this much of a cell show its printing
+CHIP_REACH = 0.2  # of a cell: how far off its centre a player puts a chip's centre, at most
+CHIP_DIAMETER = 0.78  # of a cell's shorter side: a chip's width
 RING_CLIPPED = 0.3  # a cell whose border is this much clipped white lost its lines to glare
 AROUND = np.float32([[1, 1, 1], [1, 0, 1], [1, 1, 1]])  # a cell's 8 neighbours
 AROUND_ALL = np.ones((3, 3), np.uint8)  # ... and the cell itself
@@ -978,9 +982,22 @@ def _clip_room(grid_bgr: np.ndarray, feats: CellFeatures, shape: CellShape) -> n
     if not cells.any():
         return None
     clipped = blown_out(grid_bgr, level=CHANNEL_CLIPPED)
-    diameter = int(round(CLIP_ROOM_DISC * min(shape.w, shape.h))) | 1
+    short = min(shape.w, shape.h)
+    diameter = int(round(CLIP_ROOM_DISC * short)) | 1
     # the other cells are not looked at: as if a chip could hide there
-    return np.where(cells, chip_room(clipped, cells, shape.w, shape.h, diameter), 1.0)
+    room = chip_room(clipped, cells, shape.w, shape.h, diameter, _chip_centres(shape))
+    return np.where(cells, room, 1.0)
+
+
+def _chip_centres(shape: CellShape) -> tuple[int, int]:
+    """Pixels in from each side of a cell (x, y) where the centre of a ``CLIP_ROOM_DISC`` disc
+    lying inside a chip can be, the chip's centre ``CHIP_REACH`` of a cell off the cell's centre
+    at most: a clipped disc by the cell's side lies beyond every chip on the cell."""
+    short = min(shape.w, shape.h)
+    slack = (CHIP_DIAMETER - CLIP_ROOM_DISC) / 2 * short  # the disc's centre inside the chip
+    inset_x = int(round(shape.w * (0.5 - CHIP_REACH) - slack))
+    inset_y = int(round(shape.h * (0.5 - CHIP_REACH) - slack))
+    return max(0, inset_x), max(0, inset_y)
 
 
 def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
@@ -992,7 +1009,51 @@ def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
     if feats.clip_room is None:
         return little
     # (a white card clipped over the cell hides more than two of its four lines)
-    return little | ((feats.clip_room <= CLIP_ROOM_MAX) & (feats.edges_missing <= FADED_EDGES))
+    lines = (feats.edges_missing <= FADED_EDGES) | _print_under_glare(feats)
+    return little | ((feats.clip_room <= CLIP_ROOM_MAX) & lines)
+
+
+FACE_MARGIN = 0.03  # skin over this much more of a cell than this board's empty cells show
+# in their upper decile (a card art's printed faces) is a hand's ...
+FACE_SKIN_MAX = 0.25  # ... and over this much of it always (fingers over a cell show more)
+
+
+def _face_skin(feats: CellFeatures, is_empty: np.ndarray) -> float:
+    """The share of skin below which a cell under glare shows no hand: ``HAND_SKIN``, or on a
+    board whose own empty cells show skin-coloured printing (a cards art's queens and kings)
+    ``FACE_MARGIN`` above their upper decile, at most ``FACE_SKIN_MAX``. Cells beside skin
+    over more than ``FACE_SKIN_MAX`` of a cell (a hand, whose edge shows less) are left out."""
+    if not (feats.skin >= HAND_SKIN).any():
+        return HAND_SKIN  # the common case: no skin anywhere
+    away = is_empty & ~_beside(feats.skin > FACE_SKIN_MAX)
+    return _board_level(feats.skin, away, HAND_SKIN, FACE_MARGIN, FACE_SKIN_MAX)
+
+
+def _print_under_glare(feats: CellFeatures) -> np.ndarray:
+    """Cells (10x10 bool) under glare that clipped their lines (``RING_CLIPPED`` of the border)
+    and their card all around the printing (``GLARED_PRINT`` of the cell) white, whose
+    printing still shows, dark (``PRINT_MIN`` of the cell) or lifted to a grey that no dark
+    class holds: thin strokes darker than the card (``faint_print``) over ``GLARED_FAINT`` of
+    the cell, the darkest level below ``GLARED_INK`` of the white, no skin. The shaded rim of a chip washed out in part shows as
+    such strokes too, on a cell clipped less (its body keeps some light below clipping; seen
+    0.32-0.44): there the callers never take them for printing. On a cell clipped this much
+    the callers still look for room for a washed-out chip (``_no_chip_in_clipping``) and for
+    its pale tint."""
+    if feats.glared is None or feats.black is None or feats.ring_clipped is None:
+        return np.zeros(feats.white.shape, bool)
+    # (black printing still dark enough for its class counts the same; red printing turned
+    # pink does not: a white card lying there shows its red pips that way too)
+    strokes = feats.dark >= PRINT_MIN
+    if feats.faint_print is not None:
+        strokes = strokes | (feats.faint_print >= GLARED_FAINT)
+    return (
+        feats.glared
+        & (feats.glare >= GLARED_PRINT)
+        & (feats.ring_clipped >= RING_CLIPPED)
+        & strokes
+        & (feats.black < GLARED_INK)
+        & (feats.skin < HAND_SKIN)
+    )
 
 
 def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
@@ -1413,14 +1474,19 @@ def classify(
             # glare taken off the picture no longer lifts the darkest level: the light taken
             # off says it instead. A cell partly clipped still shows a washed-out chip as a
             # broad pale tint; with none and its printing showing, it holds none
+            # (printing glare lifted to a grey no dark class holds still shows as faint strokes)
+            greyed = _print_under_glare(feats)
+            # (a card art's printed faces show skin: as much as this board's own empty cells
+            # show is no hand)
+            own_skin = (feats.content >= BLANK_CONTENT) & (feats.skin < _face_skin(feats, is_empty))
             taken = (
                 feats.glared
-                & showing
+                & (showing | own_skin | greyed)
                 & (
                     is_chip
                     | clear
                     | (
-                        printed
+                        (printed | greyed)
                         & _no_chip_in_clipping(feats)
                         & ((feats.veil_tint < GLARED_TINT) | (disc < GLARED_DISC))
                     )

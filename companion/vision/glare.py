@@ -279,15 +279,22 @@ def remove_veil(grid_bgr: np.ndarray, veil: Veil) -> np.ndarray:
 
 
 def chip_room(
-    clipped: np.ndarray, cells: np.ndarray, cell_w: int, cell_h: int, diameter: int
+    clipped: np.ndarray,
+    cells: np.ndarray,
+    cell_w: int,
+    cell_h: int,
+    diameter: int,
+    inset: tuple[int, int] = (0, 0),
 ) -> np.ndarray:
     """Per cell (10x10 float32, 0 where not marked in ``cells``), the share of the cell where
     a disc of ``diameter`` pixels fits whole inside the clipped pixels (``clipped``: a 0/255
-    uint8 mask of a grid image of 10x10 cells of ``cell_w`` x ``cell_h`` pixels), centred there.
+    uint8 mask of a grid image of 10x10 cells of ``cell_w`` x ``cell_h`` pixels), centred there;
+    with ``inset`` (x, y), of the cell's part that many pixels in from each side (where a
+    chip's centre can lie) only.
 
     A chip washed out whole by glare is a clipped disc; where the clipped part of a cell
     leaves no room for one (printing shows through it, it is a thin ring or a crescent around
     the printing), every chip on the cell would show some of its colour. Outside the image
     counts as not clipped (no room beyond the board's edge)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (diameter, diameter))
-    return eroded_shares(lambda box: clipped[box], cells, cell_w, cell_h, kernel, outside=0)
+    return eroded_shares(lambda box: clipped[box], cells, cell_w, cell_h, kernel, inset, 0)
