@@ -158,7 +158,7 @@ def test_skin_as_much_as_the_boards_own_printed_faces_show_is_no_hand():
     assert chips._face_skin(_skin_board(0, 0.0), empty) == chips.HAND_SKIN
     # a cards board: its queens and kings (16 of 96 cells) show faces over 0.2 of them
     level = chips._face_skin(_skin_board(16, 0.2), empty)
-    assert level == pytest.approx(0.2 + chips.FACE_MARGIN)
+    assert level == pytest.approx(0.2 + chips.FACE_SKIN_MARGIN)
     # ... never more than fingers over a cell show, whatever the board's empty cells hold
     assert chips._face_skin(_skin_board(40, 0.24), empty) == chips.FACE_SKIN_MAX
     # a hand over a text board (16 cells, skin over 0.6 of them, its edge over 0.2 of the

@@ -1013,7 +1013,7 @@ def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
     return little | ((feats.clip_room <= CLIP_ROOM_MAX) & lines)
 
 
-FACE_MARGIN = 0.03  # skin over this much more of a cell than this board's empty cells show
+FACE_SKIN_MARGIN = 0.03  # skin over this much more of a cell than this board's empty cells show
 # in their upper decile (a card art's printed faces) is a hand's ...
 FACE_SKIN_MAX = 0.25  # ... and over this much of it always (fingers over a cell show more)
 
@@ -1021,12 +1021,12 @@ FACE_SKIN_MAX = 0.25  # ... and over this much of it always (fingers over a cell
 def _face_skin(feats: CellFeatures, is_empty: np.ndarray) -> float:
     """The share of skin below which a cell under glare shows no hand: ``HAND_SKIN``, or on a
     board whose own empty cells show skin-coloured printing (a cards art's queens and kings)
-    ``FACE_MARGIN`` above their upper decile, at most ``FACE_SKIN_MAX``. Cells beside skin
+    ``FACE_SKIN_MARGIN`` above their upper decile, at most ``FACE_SKIN_MAX``. Cells beside skin
     over more than ``FACE_SKIN_MAX`` of a cell (a hand, whose edge shows less) are left out."""
     if not (feats.skin >= HAND_SKIN).any():
         return HAND_SKIN  # the common case: no skin anywhere
     away = is_empty & ~_beside(feats.skin > FACE_SKIN_MAX)
-    return _board_level(feats.skin, away, HAND_SKIN, FACE_MARGIN, FACE_SKIN_MAX)
+    return _board_level(feats.skin, away, HAND_SKIN, FACE_SKIN_MARGIN, FACE_SKIN_MAX)
 
 
 def _print_under_glare(feats: CellFeatures) -> np.ndarray:
