@@ -412,7 +412,8 @@ class GameSession:
             if plan is not None:
                 self._catch_up(plan, frame)
                 return
-            if unseen and not _only_put_back(change, just_cleared):
+            remover = game.moves[-1].color if game.moves else None
+            if unseen and not _only_put_back(change, just_cleared, remover):
                 self._ask_unseen(change, unseen)
                 return
         if meaning.kind == NONE:
@@ -1008,10 +1009,16 @@ def _with_cells(board: list[str], cells: dict[Cell, str]) -> list[str]:
     return rows
 
 
-def _only_put_back(change: BoardChange, just_cleared: Cell | None) -> bool:
-    """The only change is a chip back on the cell the last move cleared: a plain mismatch."""
+def _only_put_back(
+    change: BoardChange, just_cleared: Cell | None, remover: str | None = None
+) -> bool:
+    """The only change is a chip back on the cell the last move cleared: a plain mismatch. A
+    chip of the remover's own colour there is no chip put back (the remover took another
+    side's chip off): it may be the remover's next move after one the camera could not see."""
     real = [ch for ch in change.changes if not ch.is_recolored]
-    return len(real) == 1 and just_cleared is not None and real[0].cell == just_cleared
+    if len(real) != 1 or just_cleared is None or real[0].cell != just_cleared:
+        return False
+    return remover is None or COLOR_OF_SYMBOL.get(real[0].after) != remover
 
 
 def _with_symbol(row: str, col: int, symbol: str) -> str:
