@@ -1000,16 +1000,17 @@ def _chip_centres(shape: CellShape) -> tuple[int, int]:
     return max(0, inset_x), max(0, inset_y)
 
 
-def _no_chip_in_clipping(feats: CellFeatures) -> np.ndarray:
+def _no_chip_in_clipping(feats: CellFeatures, greyed: np.ndarray) -> np.ndarray:
     """Cells (10x10 bool) whose clipped part cannot hide a whole chip washed out: clipped
     less than ``GLARED_PRINT``, or more with no room for a chip-sized disc in the clipped part
     (``CellFeatures.clip_room``: a glare spot clipped around the printing, not over a chip)
-    and at most ``FADED_EDGES`` of the four lines gone."""
+    and at most ``FADED_EDGES`` of the four lines gone, or its printing showing under the
+    glare (``greyed``: :func:`_print_under_glare`, which the caller has at hand)."""
     little = feats.glare < GLARED_PRINT
     if feats.clip_room is None:
         return little
     # (a white card clipped over the cell hides more than two of its four lines)
-    lines = (feats.edges_missing <= FADED_EDGES) | _print_under_glare(feats)
+    lines = (feats.edges_missing <= FADED_EDGES) | greyed
     return little | ((feats.clip_room <= CLIP_ROOM_MAX) & lines)
 
 
@@ -1487,7 +1488,7 @@ def classify(
                     | clear
                     | (
                         (printed | greyed)
-                        & _no_chip_in_clipping(feats)
+                        & _no_chip_in_clipping(feats, greyed)
                         & ((feats.veil_tint < GLARED_TINT) | (disc < GLARED_DISC))
                     )
                 )

@@ -548,13 +548,18 @@ class BoardReader:
                 for s in CHIP_SYMBOLS
             }
         why: dict = {}  # each ``?`` cell's causes, kept with the reading
-        symbols, conf = chips.classify(feats, reference, why=why, faces=_faces(self.orientation))
+        if self.orientation is not None:
+            symbols, conf = chips.classify(
+                feats, reference, why=why, faces=_faces(self.orientation)
+            )
+        # (without an orientation the picture cards are not known yet: read once it is voted)
         # judging a located grid or its orientation: the signs of a cover (boundaries gone, a
         # hand at a chip) say something lies on a cell, not whether the grid is right, so the
         # judgement uses the reading without them
-        plain = symbols
         if judge or self.orientation is None:
             plain, _ = chips.classify(feats, reference, covers=False)
+        else:
+            plain = symbols
         # with the board known, a turned board is looked for every few frames only (cheaper
         # reading; a relocation after a move votes at once); never with a fixed orientation
         vote = None
@@ -577,9 +582,8 @@ class BoardReader:
                 )
                 return BoardReading(board_found=False, notes=notes)
             self.orientation = vote.orientation
-            # the picture cards are known only now: read again with their faces' skin as the
-            # board's own (once, on locating)
-            why = {}
+            # the picture cards are known only now: read with their faces' skin as the board's
+            # own (on locating)
             symbols, conf = chips.classify(
                 feats, reference, why=why, faces=_faces(self.orientation)
             )
