@@ -10,6 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -398,6 +399,7 @@ def ring_anomalies(
     chip_ring: np.ndarray | None = None,
     outer: np.ndarray | None = None,
     lines: bool = False,
+    light: np.ndarray | None = None,
 ) -> RingAnomalies:
     """Per cell, the fraction of its border ring in colours the board's rings do not show;
     and (given ``outer``, 100 x ring bool: the sides of the edge cells that face the board's
@@ -411,6 +413,10 @@ def ring_anomalies(
     with a palette rather than pixel by pixel tolerates a grid that is off by a pixel or two,
     and dividing each cell by its own white tolerates uneven light. Pixels of chip colours
     (``chip_ring``, 100 x ring bool) are left out: the cell's own chip may overlap its border.
+
+    ``light`` (10x10, :func:`border_light`): how much lighter the borders around each cell are
+    than the board's; a pixel near a palette colour as it is or taken back to the board's
+    light is the board's (the card's white clips alike everywhere, its gap follows the light).
     """
     # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
     # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
@@ -419,6 +425,11 @@ def ring_anomalies(
     for colour in palette.astype(np.float32):
         box = cv2.inRange(flat, colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF))
         near = box if near is None else cv2.bitwise_or(near, box)
+    if light is not None:
+        lit = (ring / light.reshape(-1, 1, 1).astype(np.float32)).reshape(-1, 1, 3)
+        for colour in palette.astype(np.float32):
+            box = cv2.inRange(lit, colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF))
+            near = cv2.bitwise_or(near, box)
     foreign = near.reshape(ring.shape[:2]) == 0
     if chip_ring is not None:
         foreign &= ~chip_ring
@@ -469,6 +480,63 @@ def _typical(share: np.ndarray) -> float:
     """The typical cell's share (10x10: the upper median, one partial sort): a palette that
     misses one of the board's own colours raises every cell alike."""
     return float(nth_smallest(share, 50))
+
+
+LIGHT_STEP = 0.06  # borders this much lighter or darker around a cell than the board's are lit so
+
+
+LIGHT_AROUND = 5  # cells of the 5x5 around a cell whose borders show the light there
+
+
+def border_light(rings: np.ndarray, clean: np.ndarray) -> np.ndarray:
+    """Per cell (10x10 float), how much lighter the borders around it are than the board's
+    typical border (1: alike, and where too few show): the median grey of each cell's ring,
+    its median over the ``clean`` cells (10x10 bool: borders of the board's own colours) of
+    the 5x5 around it, over the median of all clean cells.
+
+    Dividing each cell by its own white takes the light off only where the white is not
+    clipped: a board lit close to clipping shows the same white everywhere, while its gaps
+    still follow the light. Taken over clean cells around, the level follows the light but
+    not a cover's colours (a hand over a corner of the board moves no level at all); with
+    fewer than ``LIGHT_AROUND`` clean cells around, nothing is said."""
+    level = np.median(rings.mean(axis=2), axis=1).reshape(10, 10).astype(np.float32)
+    if not clean.any():
+        return np.ones((10, 10), np.float32)
+    shown = np.pad(np.where(clean, level, np.nan), 2, constant_values=np.nan)
+    around = np.stack([shown[i : i + 10, j : j + 10] for i in range(5) for j in range(5)])
+    enough = np.count_nonzero(~np.isnan(around), axis=0) >= LIGHT_AROUND
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (a window with no clean cell)
+        light = np.nanmedian(around, axis=0) / float(np.median(level[clean]))
+    return np.where(enough, light, 1.0).astype(np.float32)
+
+
+def _borders_in_their_light(
+    rings: np.ndarray,
+    palette: np.ndarray,
+    chip_ring: np.ndarray,
+    outer: np.ndarray,
+    measured: RingAnomalies,
+) -> RingAnomalies:
+    """``measured`` (:func:`ring_anomalies` of the ``rings`` as they are), where a cell's
+    border is foreign enough for a cover (``RING_MAX``), measured again in the light around it
+    (:func:`border_light` of the other cells). A see-through hand darkens a border as a shade
+    does, but only a little of it stands out: a border foreign all round that the light around
+    explains is the light's. (Each measure keeps the lesser of the two: lines explained in one
+    light stay explained.)"""
+    foreign = measured.share > RING_MAX
+    light = border_light(rings, ~foreign)
+    if not (np.abs(light[foreign] - 1) > LIGHT_STEP).any():
+        return measured
+    lit = ring_anomalies(rings, palette, chip_ring, outer, lines=True, light=light)
+    kept = []
+    for before, after in zip(measured, lit, strict=True):
+        kept.append(
+            before
+            if before is None or after is None
+            else np.where(foreign, np.minimum(before, after), before)
+        )
+    return RingAnomalies(*kept)
 
 
 EDGE_POOL = 2  # pixels either side of a cell boundary searched for the gap's darkest line
@@ -891,6 +959,15 @@ def measure(
     ring, ring_inside, ring_off_lines = ring_anomalies(
         rings, palette, chip_ring, shape.outer_ring, lines=True
     )
+    if (ring > RING_MAX)[~CORNERS].any():
+        # only a board with foreign-looking borders pays for the look at the light on them
+        ring, ring_inside, ring_off_lines = _borders_in_their_light(
+            rings,
+            palette,
+            chip_ring,
+            shape.outer_ring,
+            RingAnomalies(ring, ring_inside, ring_off_lines),
+        )
     feats = CellFeatures(
         chip=chip,
         raw=raw,
@@ -1067,12 +1144,24 @@ def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
     hand shows its skin (``taken`` has none)."""
     if feats.glare_added is None:
         return np.zeros_like(taken)
-    return (
-        taken
-        & (feats.glare_added >= GLARE_FADES)
-        & (feats.edges_missing <= FADED_EDGES)
-        & (feats.content >= FADED_PRINT)
-    )
+    faded = feats.glare_added >= GLARE_FADES
+    if feats.glare_unmeasured is not None:
+        # (glare found on a board lit too close to clipping is not measured: a cell clipped
+        # over a glared cell's share lost as much)
+        faded |= feats.glare_unmeasured & (feats.glare >= GLARE_MAX)
+    # ... one line lost alone is no card lying there, whatever little printing shows
+    printing = np.where(feats.edges_missing <= 1, BLANK_CONTENT, FADED_PRINT)
+    return taken & faded & (feats.edges_missing <= FADED_EDGES) & (feats.content >= printing)
+
+
+def _unglared(feats: CellFeatures) -> np.ndarray:
+    """Cells (10x10 bool) that glare did not reach: clipped less than a pip's share
+    (``PIP_GLARE``) and no glare found there, taken off or unmeasured (none when glare was not
+    looked for)."""
+    glared = feats.glared
+    if glared is None:
+        return np.zeros(feats.glare.shape, bool)
+    return (feats.glare < PIP_GLARE) & ~glared & (feats.glare_added == 0)
 
 
 def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
@@ -1702,6 +1791,7 @@ def classify(
         causes["next_to_cover"] = np.zeros_like(occluded)
     if seed.ndim == 2 and seed.any():
         near = _beside(seed)
+        beside_seed = near
         if covers:
             # a hand is one connected thing: its skin beside a cover carries the cover on
             # (skin beyond what this board's own empty cells show, a card art's faces; those
@@ -1751,6 +1841,11 @@ def classify(
         # ... and a solid chip beside glare alone shows what it holds (glare pales a chip,
         # never turns it into another): the veil's signs warn of chips washed out, not of it
         causes["next_to_cover"] &= ~(solid_chip & ~near_cover)
+        # ... and beside glare alone, a cell the glare did not reach (nothing clipped, no glare
+        # found there) holds no chip washed out: its weak signs are its printing's (a hand's
+        # skin reaching on from a cover carries the cover further)
+        glare_alone = beside_seed & ~near_cover
+        causes["next_to_cover"] &= ~(_unglared(feats) & glare_alone)
         occluded = occluded | causes["next_to_cover"]
         if covers:
             # signs of a hand's cover only (left out when judging a located grid): a chip held
