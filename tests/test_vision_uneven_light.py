@@ -1,9 +1,12 @@
-"""Light that the cards' white cannot show: on a board lit close to clipping every card is the
-same white, while the gaps between the cards still follow the light. A border darker or
-lighter only as the light around it is, is the board's (``chips.border_light``, the
-``light`` of ``chips.ring_anomalies``); glare that reached a cell and lost it one line, or
-none of its cells' printing, explains faded signs beside it (``chips._unglared``,
-``chips._faded_by_glare``)."""
+"""Light that the cards' white cannot show, and glare that explains what it did.
+
+On a board lit close to clipping every card is the same white, while the gaps between the
+cards still follow the light: a border darker or lighter only as the light around it is, is the
+board's (``chips.border_light``, the ``light`` of ``chips.ring_anomalies``). Glare explains
+lines lost under it: one line on a cell with little printing, and lines under glare too strong
+to measure (``chips._faded_by_glare``). Beside glare alone, a cell the glare did not reach
+hides no washed-out chip (``chips._unglared``), nor does a weakly strange border on the spot's
+clipped shoulder (``SHOULDER_CLIPPED``)."""
 
 import json
 from pathlib import Path
@@ -90,6 +93,13 @@ def test_a_hand_in_the_shade_is_still_foreign():
         # (C3 with little printing, F5 and I8 under glare not measured), and a hearts card
         # the glare did not reach (F7) beside it: all four read `?`
         "glare_one_line_lost_spec.json",
+        # seen frame (fin18 r0_cards 0004): beside veiled cells, an empty card on the glare
+        # spot's clipped shoulder (0.12 of it clipped, nothing measured) showed a weakly
+        # strange border (0.12), and a queen beside it her own face (skin 0.2): both `?`
+        "glare_clipped_shoulder_spec.json",
+        # seen frame (fin19 r0_mat 0016): a hearts card beside veiled cells, 3 levels of glare
+        # on it (too little to count as glare found), read `?` for its printed red
+        "glare_barely_beside_veil_spec.json",
     ],
 )
 def test_frames_of_uneven_light_without_a_cover_read_exactly(name):

@@ -64,6 +64,7 @@ INK_BOLD_RAW_MAX = 0.5  # ... nor covers this much of the cell (red chips: >= 0.
 INK_RAW_ALL = 0.7  # thin red over more of a cell than any printing covers (bold hearts 0.59)
 PIP_RAW_MAX = 0.4  # one big printed pip covers up to ~0.36 of the inner cell
 WASHED_RING_RED = 0.25  # red over this much of a veiled, broadly tinted cell: a washed chip's rim
+SHOULDER_CLIPPED = 0.02  # a cell this much clipped white lies under a glare spot's shoulder
 PIP_GLARE = 0.1  # a cell this much clipped white may hold a washed-out chip, not a pip
 DARK_BLOB_MAX = 0.15  # bold printed symbols stay below this; a shadowed chip or sleeve does not
 EMPTY_RAW_BG_MAX = 0.3  # an empty cell shows less blue or green than this (empty cards: < 0.2)
@@ -1156,12 +1157,12 @@ def _faded_by_glare(feats: CellFeatures, taken: np.ndarray) -> np.ndarray:
 
 def _unglared(feats: CellFeatures) -> np.ndarray:
     """Cells (10x10 bool) that glare did not reach: clipped less than a pip's share
-    (``PIP_GLARE``) and no glare found there, taken off or unmeasured (none when glare was not
-    looked for)."""
+    (``PIP_GLARE``) and no glare found there (``CellFeatures.glared``: less than
+    ``GLARE_TAKEN`` levels taken off, none unmeasured; none when glare was not looked for)."""
     glared = feats.glared
     if glared is None:
         return np.zeros(feats.glare.shape, bool)
-    return (feats.glare < PIP_GLARE) & ~glared & (feats.glare_added == 0)
+    return (feats.glare < PIP_GLARE) & ~glared
 
 
 def _disc_cells(mask_in, cells: np.ndarray, shape: CellShape, kernel: np.ndarray) -> np.ndarray:
@@ -1813,10 +1814,13 @@ def classify(
         near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
         # ... and a weakly strange border on the spot's shoulder, where glare was measured
-        # though too little to be taken off as such, beside glare alone is the glare's too
+        # though too little to be taken off as such, or clipped a little of the cell, beside
+        # glare alone is the glare's too (with no more skin than the board's printed faces)
         shoulder = np.zeros_like(explained)
         if feats.glare_added is not None:
-            shoulder = (feats.glare_added > 0) & (feats.skin < HAND_SKIN)
+            shoulder = ((feats.glare_added > 0) | (feats.glare >= SHOULDER_CLIPPED)) & (
+                feats.skin < _face_skin(feats, is_empty)
+            )
         away = is_empty & ~near  # (the picture cards' own levels are measured away from it)
         causes["next_to_cover"] = (
             near
