@@ -119,3 +119,17 @@ def test_a_rendered_chip_under_a_hand_at_the_edge_is_unknown(seed, index, art, h
         assert truth.occluded[r][c] and truth.cells[r][c] in "BGR"
         assert reading.cells[r][c] == "?", name
     assert confidently_wrong(reading, truth.cells) == []
+
+
+def test_a_chip_held_in_fingers_at_the_edge_is_unknown_not_placed():
+    """fin19 r_text frame 70: fingers reaching in over the board's top edge hold a red chip
+    over H1, an empty cell; the chip keeps its whole disc (solidity 0.51), the fingers' skin
+    lies on it (0.10 of the cell) and the border is foreign where they cross it, beside the
+    cell under the hand (skin over 0.77 of I1)."""
+    image, truth = cli_frame(8787911, 70, "text", hands=0.2, board_share=(0.3, 0.95))
+    reading = BoardReader().read(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert truth.occluded[0][7] and truth.cells[0][7] == "."
+    assert reading.cells[0][7] == "?"
+    assert "held_chip" in reading.unknown_reasons["H1"]
+    assert confidently_wrong(reading, truth.cells) == []

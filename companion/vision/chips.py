@@ -1842,7 +1842,11 @@ def classify(
         hand_cells = occluded & ((feats.skin > HELD_HAND_SKIN) | dark_hand)
         if hand_cells.any():
             by_hand = _beside(hand_cells)
-            causes["held_chip"] = by_hand & is_chip & ~occluded & (solidity < HELD_SOLIDITY)
+            # (or a whole disc with the hand's skin on it and its border foreign: the fingers
+            # holding it reach over its cell)
+            in_fingers = (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+            held = (solidity < HELD_SOLIDITY) | in_fingers
+            causes["held_chip"] = by_hand & is_chip & ~occluded & held
             occluded = occluded | causes["held_chip"]
     if feats.tinted_blob is not None:
         # red on a clipped card that is as thin and as small as this board's own printing,
