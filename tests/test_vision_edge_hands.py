@@ -12,7 +12,7 @@ from test_vision_support import straight_sevens as _grid
 
 from companion.vision import BoardReader, chips
 from companion.vision.causes import cause_kind, cause_text
-from companion.vision.colour import ColourProfile
+from companion.vision.colour import ColourProfile, HueBand
 
 CW = CH = STRAIGHT_CELL
 BLUE = (170, 70, 20)
@@ -54,6 +54,18 @@ def test_black_printing_as_bold_as_fingers_is_no_dark_hand():
     feats, symbols, why = _classify(img)
     assert feats.dark_skin is None or feats.dark_skin[5, 5] <= chips.DARK_HAND
     assert not why["dark_hand"].any()
+
+
+def test_dark_skin_follows_the_profiles_skin_hue():
+    img = _grid()
+    _fingers(img, 5, 5, DARK_SKIN, (25, 35, 55))
+    hsv = cv2.cvtColor(chips.normalise(img)[0], cv2.COLOR_BGR2HSV)  # light divided out
+    shape = chips.shape_of(img)
+    found = chips.dark_skin(hsv, ColourProfile(), shape)
+    assert found is not None and found[5, 5] > chips.DARK_HAND
+    # a calibration whose skin band lies elsewhere (here: only yellow) finds none of it
+    yellow = ColourProfile(skin=HueBand(26, 34))
+    assert chips.dark_skin(hsv, yellow, shape) is None
 
 
 def test_an_empty_board_shows_no_dark_skin():
