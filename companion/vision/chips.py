@@ -1344,7 +1344,7 @@ def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
 
 DARK_SKIN_SATURATION = 60  # of 255: dark skin keeps its warm hue strongly (dark ink: greyish)
 DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
-DARK_HAND = 0.04  # dark skin over this much of a cell, broad as fingers: a hand (cells: <= 0.03)
+DARK_HAND = 0.04  # dark skin over this much of a cell, broad as fingers: a hand (boards: <= 0.025)
 
 
 def dark_skin(hsv: np.ndarray, profile: ColourProfile, shape: CellShape) -> np.ndarray | None:
@@ -1715,7 +1715,7 @@ def classify(
         # holds, though still far darker than the card: it shows (a plain card stays blank)
         blank &= ~(feats.glare_unmeasured & (feats.black < GLARED_INK))
     pale = np.zeros_like(blank)
-    dark_hand = np.zeros_like(blank)  # (``_dark_hand``, with the other covers below)
+    dark_hand = np.zeros_like(blank)  # set with the covers of their own below (``_dark_hand``)
     if covers and feats.tinted_blob is not None:
         # a pale hand: skin spread broadly over a cell that shows none of its printing (the
         # chip under it too is hidden; the skin above made the cell look printed)
