@@ -18,6 +18,8 @@ from companion.vision.geometry import to_canonical_grid
 CAUSE_TEXT: dict[str, str] = {
     "pale_hand": "a hand over it",
     "pale_patch": "a pale hand over it and the cells beside it",
+    "dark_hand": "a hand over it (dark skin, or fingers in shadow)",
+    "hand_over_chip": "fingers over it, a sliver of a chip showing",
     "hand_at_chip": "a hand at the chip",
     "held_chip": "part of a chip held in the hand beside it",
     "boundaries_gone": "its boundary lines are hidden (a hand or a loose card)",
@@ -47,7 +49,16 @@ CAUSE_TEXT: dict[str, str] = {
 # what the table can do about it: a hand to move, something lying there, the light, or none
 CAUSE_KIND: dict[str, str] = {
     **dict.fromkeys(
-        ("pale_hand", "pale_patch", "hand_at_chip", "held_chip", "part_chip_bg"), "hand"
+        (
+            "pale_hand",
+            "pale_patch",
+            "dark_hand",
+            "hand_over_chip",
+            "hand_at_chip",
+            "held_chip",
+            "part_chip_bg",
+        ),
+        "hand",
     ),
     **dict.fromkeys(
         ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured"), "glare"

@@ -22,6 +22,7 @@ from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
+    SKIN_VALUE,
     WHITE_LEVEL,
     ColourProfile,
     cell_white_colours,
@@ -151,6 +152,9 @@ class CellFeatures:
     # colour beyond what this board's own intersections show (``corner_colours``); measured
     # only for the colours read in the four cells around some intersection (None: none)
     corner_colour: dict[str, np.ndarray] | None = None
+    # skin too dark for the skin class (a dark-skinned hand, fingers in their own shadow),
+    # surviving the erosion (``dark_skin``); None: none on the board
+    dark_skin: np.ndarray | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -1048,6 +1052,7 @@ def measure(
         )
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
+    feats.dark_skin = dark_skin(hsv, profile, shape)
     return feats
 
 
@@ -1427,6 +1432,59 @@ def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
     return fringe
 
 
+DARK_SKIN_SATURATION = 60  # of 255: dark skin keeps its warm hue strongly (dark ink: greyish)
+DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
+DARK_HAND = 0.04  # dark skin over this much of a cell, broad as fingers: a hand (boards: <= 0.025)
+
+
+def dark_skin(hsv: np.ndarray, profile: ColourProfile, shape: CellShape) -> np.ndarray | None:
+    """Per cell (10x10 float), the share of dark skin that survives the erosion: pixels of
+    the profile's skin hue, saturated, but too dark for the skin class (``SKIN_VALUE``); None
+    where none survives (the usual board).
+
+    A dark-skinned hand, and the shadowed side of any fingers, is darker than the skin class
+    allows: its fingers are read as the board's dark ink, and the chip under them as empty.
+    Its hue stays warm and saturated, which black ink (greyish) and a chip's shaded rim (red,
+    blue or green) are not; and its fingers are broad, so the erosion that removes printed
+    strokes keeps them. (One range test and one erosion: cheap enough for every frame.)"""
+    band = profile.skin
+    if band.lo > band.hi:  # a calibrated skin band wrapping around red: not looked for
+        return None
+    mask = cv2.inRange(
+        hsv,
+        np.array([band.lo, DARK_SKIN_SATURATION, DARK_SKIN_LEAST], np.uint8),
+        np.array([band.hi, 255, SKIN_VALUE - 1], np.uint8),
+    )
+    cv2.erode(mask, ERODE, dst=mask)
+    if not cv2.countNonZero(mask):
+        return None
+    return _per_cell(mask, shape)
+
+
+def _dark_hand(feats: CellFeatures) -> np.ndarray:
+    """Cells (10x10 bool) under a dark hand: dark skin as broad as fingers over more than
+    ``DARK_HAND`` of the cell (no board art prints it: the empty boards' cells show none)."""
+    if feats.dark_skin is None:
+        return np.zeros(feats.skin.shape, bool)
+    return (feats.dark_skin > DARK_HAND) & ~CORNERS
+
+
+def _hand_over_colour(
+    feats: CellFeatures,
+    read_empty: np.ndarray,
+    raw_bg: np.ndarray,
+    faces: np.ndarray | None,
+) -> np.ndarray:
+    """Cells (10x10 bool) ``read_empty`` that show skin over a quarter of them
+    (``HAND_SPREAD_SKIN``) and blue or green over a tenth (``NEAR_RAW_BG``): the fingers lie
+    over a chip, of which only a sliver shows (blue and green are never printed, nor is skin
+    but on the picture cards, ``faces``, whose faces and robes show both: left out)."""
+    over = read_empty & (feats.skin >= HAND_SPREAD_SKIN) & (raw_bg >= NEAR_RAW_BG) & ~CORNERS
+    if faces is not None and faces.shape == over.shape:
+        over &= ~faces
+    return over
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1747,6 +1805,7 @@ def classify(
         # holds, though still far darker than the card: it shows (a plain card stays blank)
         blank &= ~(feats.glare_unmeasured & (feats.black < GLARED_INK))
     pale = np.zeros_like(blank)
+    dark_hand = np.zeros_like(blank)  # set with the covers of their own below (``_dark_hand``)
     if covers and feats.tinted_blob is not None:
         # a pale hand: skin spread broadly over a cell that shows none of its printing (the
         # chip under it too is hidden; the skin above made the cell look printed)
@@ -1782,7 +1841,12 @@ def classify(
         # its own; and a loose card lying over a cell hides all of its printing and a line
         causes["pale_patch"] = _pale_patch(pale, feats.tinted_blob)
         causes["print_gone"] = _print_gone(feats, symbols == ".", is_empty)
+        # a dark hand (its fingers read as the board's dark ink); skin over a cell that shows
+        # a sliver of blue or green (the chip under the fingers)
+        dark_hand = causes["dark_hand"] = _dark_hand(feats)
+        causes["hand_over_chip"] = _hand_over_colour(feats, symbols == ".", raw_bg, faces)
         hand = hand | causes["pale_patch"] | causes["print_gone"]
+        hand = hand | dark_hand | causes["hand_over_chip"]
     occluded = occluded | blank | hand
     # hands and cards are big: next to a covered cell, weaker signs of something foreign are
     # enough, and so is chip colour reaching over the cell's border
@@ -1874,10 +1938,14 @@ def classify(
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
-        hand_cells = occluded & (feats.skin > HELD_HAND_SKIN)
+        hand_cells = occluded & ((feats.skin > HELD_HAND_SKIN) | dark_hand)
         if hand_cells.any():
             by_hand = _beside(hand_cells)
-            causes["held_chip"] = by_hand & is_chip & ~occluded & (solidity < HELD_SOLIDITY)
+            # (or a whole disc with the hand's skin on it and its border foreign: the fingers
+            # holding it reach over its cell)
+            in_fingers = (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+            held = (solidity < HELD_SOLIDITY) | in_fingers
+            causes["held_chip"] = by_hand & is_chip & ~occluded & held
             occluded = occluded | causes["held_chip"]
     if feats.tinted_blob is not None:
         # red on a clipped card that is as thin and as small as this board's own printing,
