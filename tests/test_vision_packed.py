@@ -30,3 +30,20 @@ def test_a_lone_disc_keeps_its_core_and_loses_its_rim():
     eroded = erode_bits_ellipse5(code)
     assert eroded[12, 12] == 4 and eroded[12, 6] == eroded[12, 8] == 0 and eroded[12, 9] == 4
     assert np.count_nonzero(eroded) == np.count_nonzero(cv2.erode(code, chips.ERODE))
+
+
+@pytest.mark.parametrize("cell", [(24, 24), (29, 20), (20, 29), (30, 30)])
+def test_per_cell_shares_are_the_plain_inner_part_counts(cell):
+    w, h = cell
+    shape = chips.cell_shape(w, h)
+    rng = np.random.default_rng(w * h)
+    density = rng.random((4, 1, 1))  # from nearly empty to nearly full masks
+    planes = (rng.random((4, 10 * h, 10 * w)) < density).astype(np.uint8) * 255
+    got = chips._per_cell_planes(planes, shape)
+    ix, iy = shape.inner_x, shape.inner_y
+    cells = planes.reshape(4, 10, h, 10, w)[:, :, iy : h - iy, :, ix : w - ix]
+    want = (cells > 0).sum(axis=(2, 4)) / float((h - 2 * iy) * (w - 2 * ix))
+    assert got.dtype == np.float32 and got.shape == (4, 10, 10)
+    assert np.allclose(got, want, rtol=0, atol=1e-7)
+    assert np.array_equal(chips._per_cell(planes[2], shape), got[2])
+    assert shape.count_shares[0] == 0.0 and shape.count_shares[-1] == np.float32(1.0)

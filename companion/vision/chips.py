@@ -201,6 +201,13 @@ class CellShape:
         return np.tile(cell, (10, 10))
 
     @functools.cached_property
+    def count_shares(self) -> np.ndarray:
+        """Per count of set pixels in a cell's inner part (0 .. :attr:`inner_count`), its
+        share of the part (float32, as :func:`_per_cell` gives it)."""
+        counts = np.arange(self.inner_count + 1, dtype=np.uint32)
+        return _shares(counts * np.uint32(255), self.inner_count)
+
+    @functools.cached_property
     def ring(self) -> np.ndarray:
         return 1.0 - self.inner
 
@@ -326,12 +333,17 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
             borderType=cv2.BORDER_CONSTANT,
         )
         # (np.take keeps the counts C-ordered: classify is slower on strided per-cell arrays)
-        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10).astype(np.uint32)
-        counts *= np.uint32(255)
+        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10)
+        return shape.count_shares[counts]  # each count's share, looked up
     else:
         rows = rows.sum(axis=1, dtype=np.uint32)
         counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
-    return (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
+    return _shares(counts * np.uint32(255), shape.inner_count)
+
+
+def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
+    """Counts of set pixels (times 255) as shares of a cell's inner part, float32."""
+    return (counts * (1.0 / (255.0 * inner_count))).astype(np.float32)
 
 
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
@@ -921,7 +933,8 @@ def measure(
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
         glare_unmeasured=None if veil is None else veil.unmeasured,
     )
-    if veil is not None or (feats.ring > RING_MAX)[~CORNERS].any():
+    odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
+    if veil is not None or odd_border:
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
@@ -948,7 +961,7 @@ def measure(
         feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
     if (
         (feats.edges_missing >= EDGES_GONE).any()
-        or (feats.ring > RING_MAX)[~CORNERS].any()
+        or odd_border
         or (veil is not None and veil.unmeasured.any())
     ):
         # only a board with covered-looking cells pays for the look at a veil of glare
