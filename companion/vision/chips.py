@@ -34,6 +34,7 @@ from companion.vision.colour import (
     local_whites,
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
+from companion.vision.packed import erode_bits_ellipse5
 from companion.vision.stats import nth_smallest, percentile_u8, row_counts, row_percentiles
 
 CELL = 24  # pixels per cell side in the grid image
@@ -184,16 +185,16 @@ class CellShape:
     def size(self) -> tuple[int, int]:
         return (10 * self.w, 10 * self.h)
 
-    @property
+    @functools.cached_property
     def inner_x(self) -> int:
         """Pixels of each cell's left and right border (its ring)."""
         return _border(self.w)
 
-    @property
+    @functools.cached_property
     def inner_y(self) -> int:
         return _border(self.h)
 
-    @property
+    @functools.cached_property
     def inner_count(self) -> int:
         """Pixels in one cell's inner part."""
         return (self.w - 2 * self.inner_x) * (self.h - 2 * self.inner_y)
@@ -204,6 +205,13 @@ class CellShape:
         iy, ix = self.inner_y, self.inner_x
         cell[iy:-iy, ix:-ix] = 1.0
         return np.tile(cell, (10, 10))
+
+    @functools.cached_property
+    def count_shares(self) -> np.ndarray:
+        """Per count of set pixels in a cell's inner part (0 .. :attr:`inner_count`), its
+        share of the part (float32, as :func:`_per_cell` gives it)."""
+        counts = np.arange(self.inner_count + 1, dtype=np.uint32)
+        return _shares(counts * np.uint32(255), self.inner_count)
 
     @functools.cached_property
     def ring(self) -> np.ndarray:
@@ -331,12 +339,17 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
             borderType=cv2.BORDER_CONSTANT,
         )
         # (np.take keeps the counts C-ordered: classify is slower on strided per-cell arrays)
-        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10).astype(np.uint32)
-        counts *= np.uint32(255)
+        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10)
+        return shape.count_shares[counts]  # each count's share, looked up
     else:
         rows = rows.sum(axis=1, dtype=np.uint32)
         counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
-    return (counts * (1.0 / (255.0 * shape.inner_count))).astype(np.float32)
+    return _shares(counts * np.uint32(255), shape.inner_count)
+
+
+def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
+    """Counts of set pixels (times 255) as shares of a cell's inner part, float32."""
+    return (counts * (1.0 / (255.0 * inner_count))).astype(np.float32)
 
 
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
@@ -389,6 +402,22 @@ def ring_palette(ring: np.ndarray) -> np.ndarray:
     return palette
 
 
+def _near_palette(ring: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Per ring pixel (``ring``: cells x ring x 3, flattened to one column, uint8 0/255),
+    whether every channel lies within ``RING_DIFF`` of some ``palette`` colour: one range test
+    per palette colour and channel (cv2.inRange on each channel's plane, a third of the cost of
+    the three-channel test), far cheaper than the distances themselves."""
+    planes = np.ascontiguousarray(ring.reshape(-1, 3).T)
+    near = None
+    for colour in palette.astype(np.float32):
+        lo, hi = colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF)
+        box = cv2.inRange(planes[0], float(lo[0]), float(hi[0]))
+        for ch in (1, 2):
+            cv2.bitwise_and(box, cv2.inRange(planes[ch], float(lo[ch]), float(hi[ch])), dst=box)
+        near = box if near is None else cv2.bitwise_or(near, box, dst=near)
+    return near
+
+
 class RingAnomalies(NamedTuple):
     """:func:`ring_anomalies`: per cell (10x10 float), the share of its border ring foreign,
     the same without an edge cell's side facing the margin, and without the board's lines."""
@@ -423,18 +452,10 @@ def ring_anomalies(
     than the board's; a pixel near a palette colour as it is or taken back to the board's
     light is the board's (the card's white clips alike everywhere, its gap follows the light).
     """
-    # a pixel is near a palette colour when every channel lies within RING_DIFF of it: one
-    # box test per palette colour (cv2.inRange), far cheaper than the distances themselves
-    flat = ring.reshape(-1, 1, 3)
-    near = None
-    for colour in palette.astype(np.float32):
-        box = cv2.inRange(flat, colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF))
-        near = box if near is None else cv2.bitwise_or(near, box)
+    near = _near_palette(ring, palette)
     if light is not None:
-        lit = (ring / light.reshape(-1, 1, 1).astype(np.float32)).reshape(-1, 1, 3)
-        for colour in palette.astype(np.float32):
-            box = cv2.inRange(lit, colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF))
-            near = cv2.bitwise_or(near, box)
+        lit = ring / light.reshape(-1, 1, 1).astype(np.float32)
+        cv2.bitwise_or(near, _near_palette(lit, palette), dst=near)
     foreign = near.reshape(ring.shape[:2]) == 0
     if chip_ring is not None:
         foreign &= ~chip_ring
@@ -761,6 +782,9 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     rows = lines_across(any_chip, ys, axis=0).astype(np.float32)  # 11 x W
     vert = cv2.resize(cols, (11, 10), interpolation=cv2.INTER_AREA) / 255.0  # 10 x 11
     horiz = cv2.resize(rows, (10, 11), interpolation=cv2.INTER_AREA) / 255.0  # 11 x 10
+    if max(vert.max(), horiz.max()) < SIDE_COLOURED:
+        # (the common case: taking the board's own share off only lowers them)
+        return np.zeros((10, 10), np.float32)
     inner = _middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()]), 0)
     outer = _middle(np.concatenate([vert[:, ::10].ravel(), horiz[::10].ravel()]), 0)
     vert[:, 1:10] -= inner
@@ -927,14 +951,15 @@ def measure(
     counted = dict(zip(COUNTED, planes[: len(COUNTED)], strict=True))
     masks = {name: class_mask(code, name, counted[name]) for name in COUNTED if name != "glare"}
     masks["glare"] = blown_out(grid_bgr, counted["glare"])
-    masks["pale_bg"] = class_mask(code, "pale_bg")
+    # every class eroded at once (the same masks as eroding each class's mask by ERODE)
+    eroded = erode_bits_ellipse5(code)
     for name, out in zip(ERODED, planes[len(COUNTED) :], strict=True):
-        mask = masks[name]
         if name in CHIP_SYMBOLS and noise >= NOISY:
             # a majority vote over 3x3 first: sensor noise in dim light pits a chip's disc
             # with pixels of other colour classes, and the erosion would widen every pit
-            mask = cv2.medianBlur(mask, 3)
-        cv2.erode(mask, ERODE, dst=out)
+            cv2.erode(cv2.medianBlur(masks[name], 3), ERODE, dst=out)
+        else:
+            class_mask(eroded, name, out)
     cells = _per_cell_planes(planes, shape)
     plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
     blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
@@ -994,7 +1019,8 @@ def measure(
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
         glare_unmeasured=None if veil is None else veil.unmeasured,
     )
-    if veil is not None or (feats.ring > RING_MAX)[~CORNERS].any():
+    odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
+    if veil is not None or odd_border:
         clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
@@ -1009,25 +1035,26 @@ def measure(
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        tinted = class_mask(code, "tinted")
-        feats.tinted_blob = _per_cell(cv2.erode(tinted, ERODE), shape)
-        feats.tinted_disc = _per_cell(cv2.erode(tinted, _chip_core(shape)), shape)
+        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
+        feats.tinted_disc = _per_cell(
+            cv2.erode(class_mask(code, "tinted"), _chip_core(shape)), shape
+        )
     elif (feats.glare > GLARE_MAX).any() or (
         (feats.skin > PALE_SKIN) & (feats.dark + feats.red_ink < PRINT_MIN)
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
+        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
     if (
         (feats.edges_missing >= EDGES_GONE).any()
-        or (feats.ring > RING_MAX)[~CORNERS].any()
+        or odd_border
         or (veil is not None and veil.unmeasured.any())
     ):
         # only a board with covered-looking cells pays for the look at a veil of glare
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(cv2.erode(class_mask(code, "tinted"), ERODE), shape)
+            feats.veil_tint = _per_cell(class_mask(eroded, "tinted"), shape)
     # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
     # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
     # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,13 +37,25 @@ def vote_orientation(
 
     For orientation ``o`` the layout appears on screen as ``np.rot90(layout, -o // 90)``.
     """
-    sign = ink_sign(pattern)
     r = np.where(usable, redness - median(redness[usable]) if usable.any() else 0, 0)
     scores = {}
-    for o in ORIENTATIONS:
-        on_screen = np.rot90(sign, -(o // 90))
-        w = usable & (on_screen != 0)
+    for o, (on_screen, printed) in zip(ORIENTATIONS, _on_screen(pattern), strict=True):
+        w = usable & printed
         denom = np.sqrt((r[w] ** 2).sum() * (on_screen[w] ** 2).sum()) + 1e-9
         scores[o] = float((r[w] * on_screen[w]).sum() / denom)
     best = max(scores, key=scores.get)
     return OrientationVote(best, scores, int(usable.sum()))
+
+
+@functools.lru_cache(maxsize=8)
+def _on_screen(pattern: tuple[str, ...]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per orientation (``ORIENTATIONS``), the layout's ink sign as it appears on screen and
+    where it prints a suit (read-only; built once per pattern, not on every vote)."""
+    out = []
+    for o in ORIENTATIONS:
+        on_screen = np.ascontiguousarray(np.rot90(ink_sign(pattern), -(o // 90)))
+        printed = on_screen != 0
+        on_screen.setflags(write=False)
+        printed.setflags(write=False)
+        out.append((on_screen, printed))
+    return tuple(out)

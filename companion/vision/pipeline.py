@@ -693,7 +693,7 @@ def _unknown_share(reading: BoardReading) -> float:
     """Share of a reading's 96 playing cells that are '?' (1.0 without a board)."""
     if not reading.board_found or reading.cells is None:
         return 1.0
-    return sum(row.count("?") for row in reading.cells) / 96.0
+    return "".join(reading.cells).count("?") / 96.0
 
 
 def _unprinted_share(symbols: np.ndarray, feats) -> float:
