@@ -508,10 +508,8 @@ def _typical(share: np.ndarray) -> float:
     return float(nth_smallest(share, 50))
 
 
-LIGHT_STEP = 0.06  # borders this much lighter or darker around a cell than the board's are lit so
-
-
-LIGHT_AROUND = 5  # cells of the 5x5 around a cell whose borders show the light there
+LIGHT_STEP = 0.06  # light around a cell's borders this much off the board's is measured again
+LIGHT_AROUND = 5  # ... given this many clean borders among the 5x5 cells around it
 
 
 def border_light(rings: np.ndarray, clean: np.ndarray) -> np.ndarray:
@@ -531,7 +529,7 @@ def border_light(rings: np.ndarray, clean: np.ndarray) -> np.ndarray:
     shown = np.pad(np.where(clean, level, np.nan), 2, constant_values=np.nan)
     around = np.stack([shown[i : i + 10, j : j + 10] for i in range(5) for j in range(5)])
     enough = np.count_nonzero(~np.isnan(around), axis=0) >= LIGHT_AROUND
-    with np.errstate(all="ignore"), warnings.catch_warnings():
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # (a window with no clean cell)
         light = np.nanmedian(around, axis=0) / float(np.median(level[clean]))
     return np.where(enough, light, 1.0).astype(np.float32)
