@@ -506,6 +506,8 @@ class BoardReader:
             # the same grid without its lens says board where the lensed one (a lens fitted to
             # a hand's or a chip's edges as much as to the lines) falls just short
             best = plain_result
+        if best is not None and not _acceptable(best, top_match, calibrated):
+            best = self._judged_without_glare(best, top_match, bgr) or best
         if best is None or not _acceptable(best, top_match, calibrated):
             self.quad = None
             self.lens = 0.0
@@ -524,21 +526,64 @@ class BoardReader:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
+    def _judged_without_glare(
+        self, best: TrialReading, top_match: float, bgr: np.ndarray
+    ) -> TrialReading | None:
+        """The best trial judged again with the glare taken off, when judged on the picture as
+        it is it falls short and glare lies on it; None unless that reads as a board.
+
+        Strong glare clips many cells and their lines white: judged with it left on, a board
+        read from scratch reads too many cells unknown to be plausible. Taken off, the glare
+        could make a grid running past the board read plausibly (the table strip under its
+        edge lines), so only the located grid itself is judged again (not a copy moved by a
+        cell), and only a reading with no whole edge line unreadable, no chip on a free corner
+        and free corners that look alike is taken."""
+        self._take_located_state(best.state)
+        if _moved_copy(self.located_by or "") or self.orientation is None:
+            return None
+        veil = estimate_veil(best.grid)
+        if veil is None:
+            return None
+        self._cache = chips.MeasureCache(veil=veil)
+        notes: list[str] = []
+        reading = self._read_grid(best.grid, notes, judge=True, frame=bgr, glare=True)
+        parts = self._last_parts
+        if not reading.board_found or parts.edge_unknown or parts.corner_chips:
+            return None
+        if parts.corners_alike < CLEAR_INK_CORNERS_MIN:
+            return None
+        trial = TrialReading(
+            self._last_plausibility,
+            reading,
+            self._located_state(),
+            best.grid,
+            best.notes + notes,
+            parts,
+            best.lines,
+        )
+        if not _acceptable(trial, top_match, None):
+            return None
+        self._trials.append((self.located_by, "judged without the glare", parts))
+        return trial
+
     def _read_grid(
         self,
         grid: np.ndarray,
         notes: list[str],
         judge: bool = False,
         frame: np.ndarray | None = None,
+        glare: bool | None = None,
     ) -> BoardReading:
-        """Read a grid image warped from ``frame`` at ``self.quad``."""
+        """Read a grid image warped from ``frame`` at ``self.quad`` (``glare``: whether the
+        glare is taken off first; by default when not ``judge``-ing it)."""
         smooth = None
         if frame is not None:
             quad, shape, lens = self.quad, chips.shape_of(grid), self.lens
             smooth = lambda: warp_grid_smooth(frame, quad, shape, lens)  # noqa: E731
         # a grid is judged on the picture as it is: glare taken off a grid that runs past the
         # board (table cells under its edge lines) can make it read plausibly
-        feats = chips.measure(grid, self.profile, self._cache, smooth, glare=not judge)
+        glare = not judge if glare is None else glare
+        feats = chips.measure(grid, self.profile, self._cache, smooth, glare=glare)
         self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
