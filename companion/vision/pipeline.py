@@ -764,12 +764,16 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
     otherwise when it reads
     plausibly, or its ink pattern alone is clear (and no grid a cell off matches the ink
     better) with no whole edge line unreadable; never with a chip on a free corner and a whole
-    edge line unreadable (a grid a cell off, its far edge line on table or margin and its
-    near corners on cards holding chips)."""
+    edge line unreadable or corners that do not look alike (a grid a cell off, its far edge
+    line on table or margin and its near corners on cards holding chips)."""
     if calibrated is not None:
         return True
     parts = best.parts
-    if parts.corner_chips > 0 and parts.edge_unknown:
+    if parts.corner_chips > 0 and (
+        parts.edge_unknown or parts.corners_alike < CLEAR_INK_CORNERS_MIN
+    ):
+        # nobody plays on a free corner: a "chip" there, with the four corners not alike
+        # (ordinary cards under a grid a cell off, not the emblems), is a cell of the board
         return False
     if best.plausibility >= PLAUSIBLE_MIN:
         return True
