@@ -130,16 +130,3 @@ def test_a_board_under_strong_glare_is_judged_with_the_glare_taken_off():
         for c in range(10):
             if not occluded[r, c]:
                 assert reading.cells[r][c] in (truth.cells[r][c], "?")
-
-
-def test_a_blurred_cards_faint_pips_are_printing_not_a_blank_cell():
-    # seen frame (fin19 r0_cards 0026): a cards board blurred by about a pixel; an empty
-    # diamonds card whose pips blurred to faint strokes (over 0.35 of it) and a thin tint
-    # (0.05 of the cell through a chip core's erosion; a washed-out chip's is >= 0.2), nothing
-    # clipped: read `?` as a blank cell
-    spec = RenderSpec.from_json(json.loads((DATA / "blurred_faint_pips_spec.json").read_text()))
-    image, truth = render_frame(spec)
-    _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)])
-    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    assert not np.asarray(truth.occluded).any()
-    assert BoardReader().read(image).cells == list(truth.cells)

@@ -1822,13 +1822,7 @@ def classify(
         # (``covers=False``) does without it: a grid a little off must not read better
         # nor where a boundary is hidden: a plain card lying there shows faint marks too
         broad = feats.tinted_disc if feats.tinted_disc is not None else feats.tinted_blob
-        pale_max = PALE_BLOB_MAX
-        if feats.tinted_disc is not None:
-            # (a blurred card's faint pips leave a thin tint of their own through a chip core's
-            # erosion: where nothing is clipped, only a tint as broad as a washed-out chip's
-            # disc, GLARED_DISC, counts; seen chips leave >= 0.2)
-            pale_max = np.where(feats.glare < PIP_GLARE, GLARED_DISC, PALE_BLOB_MAX)
-        faded = (broad < pale_max) & (feats.edges_missing == 0)
+        faded = (broad < PALE_BLOB_MAX) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
     if covers and feats.black is not None and feats.glare_unmeasured is not None:
