@@ -659,6 +659,8 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
             want["pale_bg"] = box(blue, 40, 45) | box(green, 40, 45)
         # any tint, however pale
         want["tinted"] = cv2.inRange(hsv, (0, TINT_MIN, profile.min_value), (180, 255, 255))
+        # the skin hue too dark for skin, still saturated
+        want["dark_skin"] = cv2.inRange(hsv, (profile.skin.lo, 60, 15), (profile.skin.hi, 255, 79))
         assert set(want) == set(CLASSES)
         for name, mask in want.items():
             assert (masks[name] == mask).all(), name

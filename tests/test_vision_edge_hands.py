@@ -12,7 +12,8 @@ from test_vision_support import straight_sevens as _grid
 
 from companion.vision import BoardReader, chips
 from companion.vision.causes import cause_kind, cause_text
-from companion.vision.colour import ColourProfile, HueBand
+from companion.vision.colour import DARK_MAX, ColourProfile, HueBand, colour_code
+from companion.vision.packed import erode_bits_ellipse5
 
 CW = CH = STRAIGHT_CELL
 BLUE = (170, 70, 20)
@@ -61,11 +62,15 @@ def test_dark_skin_follows_the_profiles_skin_hue():
     _fingers(img, 5, 5, DARK_SKIN, (25, 35, 55))
     hsv = cv2.cvtColor(chips.normalise(img)[0], cv2.COLOR_BGR2HSV)  # light divided out
     shape = chips.shape_of(img)
-    found = chips.dark_skin(hsv, ColourProfile(), shape)
+
+    def eroded(profile):  # the colour code with every class eroded, as measure makes it
+        return erode_bits_ellipse5(colour_code(hsv, profile, DARK_MAX))
+
+    found = chips.dark_skin(eroded(ColourProfile()), shape)
     assert found is not None and found[5, 5] > chips.DARK_HAND
     # a calibration whose skin band lies elsewhere (here: only yellow) finds none of it
     yellow = ColourProfile(skin=HueBand(26, 34))
-    assert chips.dark_skin(hsv, yellow, shape) is None
+    assert chips.dark_skin(eroded(yellow), shape) is None
 
 
 def test_an_empty_board_shows_no_dark_skin():

@@ -22,7 +22,6 @@ from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
-    SKIN_VALUE,
     WHITE_LEVEL,
     ColourProfile,
     cell_white_colours,
@@ -1077,7 +1076,7 @@ def measure(
         )
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
-    feats.dark_skin = dark_skin(hsv, profile, shape)
+    feats.dark_skin = dark_skin(eroded, shape)
     return feats
 
 
@@ -1457,30 +1456,22 @@ def _glare_fringe(feats: CellFeatures, hand_over: np.ndarray) -> np.ndarray:
     return fringe
 
 
-DARK_SKIN_SATURATION = 60  # of 255: dark skin keeps its warm hue strongly (dark ink: greyish)
-DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
 DARK_HAND = 0.04  # dark skin over this much of a cell, broad as fingers: a hand (boards: <= 0.025)
 
 
-def dark_skin(hsv: np.ndarray, profile: ColourProfile, shape: CellShape) -> np.ndarray | None:
-    """Per cell (10x10 float), the share of dark skin that survives the erosion: pixels of
-    the profile's skin hue, saturated, but too dark for the skin class (``SKIN_VALUE``); None
-    where none survives (the usual board).
+def dark_skin(eroded: np.ndarray, shape: CellShape) -> np.ndarray | None:
+    """Per cell (10x10 float), the share of dark skin that survives the erosion (``eroded``:
+    the colour code with every class eroded, ``packed.erode_bits_ellipse5``): the colour
+    class ``dark_skin``, the profile's skin hue, saturated, but too dark for the skin class;
+    None where none survives (the usual board).
 
     A dark-skinned hand, and the shadowed side of any fingers, is darker than the skin class
     allows: its fingers are read as the board's dark ink, and the chip under them as empty.
     Its hue stays warm and saturated, which black ink (greyish) and a chip's shaded rim (red,
     blue or green) are not; and its fingers are broad, so the erosion that removes printed
-    strokes keeps them. (One range test and one erosion: cheap enough for every frame.)"""
-    band = profile.skin
-    if band.lo > band.hi:  # a calibrated skin band wrapping around red: not looked for
-        return None
-    mask = cv2.inRange(
-        hsv,
-        np.array([band.lo, DARK_SKIN_SATURATION, DARK_SKIN_LEAST], np.uint8),
-        np.array([band.hi, 255, SKIN_VALUE - 1], np.uint8),
-    )
-    cv2.erode(mask, ERODE, dst=mask)
+    strokes keeps them. (A bit of the one colour code, eroded with the others: one compare
+    and one count a frame.)"""
+    mask = class_mask(eroded, "dark_skin")
     if not cv2.countNonZero(mask):
         return None
     return _per_cell(mask, shape)

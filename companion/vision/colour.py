@@ -110,9 +110,12 @@ def flatten_light(bgr: np.ndarray, whites: np.ndarray, gains: np.ndarray | None 
 
 
 # bit k of a colour code: CLASSES[k]; "tinted": any tint at all, however washed out (a chip
-# under haze or glare keeps a little)
-CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg", "tinted")
+# under haze or glare keeps a little); "dark_skin": the skin hue too dark for "skin" (a
+# dark-skinned hand, fingers in their own shadow)
+CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg", "tinted", "dark_skin")
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
+DARK_SKIN_SATURATION = 60  # of 255: dark skin keeps its warm hue strongly (dark ink: greyish)
+DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
 
 
 def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.ndarray:
@@ -162,6 +165,10 @@ def _class_tables(key: tuple, dark_max: int) -> tuple[np.ndarray, np.ndarray, np
     allow(hue, "skin", HueBand(*skin).mask(levels))
     allow(sat, "skin", levels >= SKIN_SATURATION)
     allow(val, "skin", levels >= SKIN_VALUE)
+    if skin[0] <= skin[1]:  # (a calibrated skin band wrapping around red: not looked for)
+        allow(hue, "dark_skin", HueBand(*skin).mask(levels))
+    allow(sat, "dark_skin", levels >= DARK_SKIN_SATURATION)
+    allow(val, "dark_skin", (levels >= DARK_SKIN_LEAST) & (levels < SKIN_VALUE))
     allow(hue, "dark", levels <= 180)
     allow(sat, "dark", levels <= DARK_SATURATION_MAX)
     allow(val, "dark", levels <= dark_max)
