@@ -3,18 +3,14 @@ cell's lines white and no chip-sized disc fits in its clipped part where a chip 
 cell is read (``chips._print_under_glare``, ``glare.chip_room`` with an inset); where skin,
 a pale tint or room for a washed-out chip shows, it stays unknown."""
 
-import json
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
+from test_vision_support import spec_frame
 
-from companion.render import RenderSpec, render_frame
 from companion.vision import BoardReader, chips, glare
 from companion.vision.colour import ColourProfile
-
-DATA = Path(__file__).resolve().parent / "data"
 
 CW, CH = 29, 20  # a landscape cell, as in a grid image of a cards board
 
@@ -120,8 +116,7 @@ def test_room_for_a_chip_is_looked_for_only_where_a_chip_can_lie():
     ],
 )
 def test_cells_whose_printing_glare_greyed_are_read(name, cells):
-    spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))
-    image, truth = render_frame(spec)
+    image, truth = spec_frame(name)
     assert not np.asarray(truth.occluded).any()
     got = BoardReader().read(image).cells
     for r, c in cells:
@@ -134,8 +129,7 @@ def test_chips_washed_out_to_a_shaded_rim_are_never_read_empty():
     # seen frame (fin18 r0_mat 0073): a green and a blue chip under glare on a board lit too
     # close to clipping, washed out to near white but for their shaded rims (grey strokes
     # like printing, 0.72-0.74 of the white), on cells clipped 0.32-0.44
-    spec = RenderSpec.from_json(json.loads((DATA / "glare_washed_chip_rims_spec.json").read_text()))
-    image, truth = render_frame(spec)
+    image, truth = spec_frame("glare_washed_chip_rims_spec.json")
     assert truth.cells[4][2] == "G" and truth.cells[5][2] == "B"
     got = BoardReader().read(image).cells
     assert got[4][2] in ("G", "?") and got[5][2] in ("B", "?")
@@ -173,7 +167,6 @@ def test_court_cards_beside_cells_the_glare_explains_are_read():
     # seen frame (fin17 r0_cards 0085): glare on a board lit too close to clipping clipped the
     # lines of an edge cell (G1) white and its border strange; the court card beside it (H2,
     # a queen: skin-coloured face over 0.19 of it, its border 0.14 strange) read `?`
-    spec = RenderSpec.from_json(json.loads((DATA / "glare_court_cards_spec.json").read_text()))
-    image, truth = render_frame(spec)
+    image, truth = spec_frame("glare_court_cards_spec.json")
     assert not np.asarray(truth.occluded).any()
     assert BoardReader().read(image).cells == list(truth.cells)

@@ -1,19 +1,13 @@
 """The second, closer look that runs only when the first finds no readable board."""
 
-import json
-from pathlib import Path
-
-import cv2
 import numpy as np
-from test_vision_support import cli_frame, confidently_wrong
+from test_vision_support import cli_frame, confidently_wrong, spec_frame
 
-from companion.render import RenderSpec, random_spec, render_frame
+from companion.render import random_spec, render_frame
 from companion.tracking.bench import _game_spec
 from companion.vision import analyze_image
 from companion.vision.locate import locate_candidates
 from companion.vision.pipeline import _clear_ink
-
-DATA = Path(__file__).resolve().parent / "data"
 
 
 def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors():
@@ -113,12 +107,8 @@ def test_a_grid_with_a_chip_on_a_free_corner_and_unlike_corners_is_no_board():
     # game (640x480, chips over most cards); a grid broken out of the cards' blobs, a cell off
     # along the top rows, read plausibly (0.46) with a chip on a free corner and the four
     # corners unlike each other: 12 cells confidently wrong. Nobody plays on a free corner
-    spec = RenderSpec.from_json(
-        json.loads((DATA / "late_game_small_board_chip_on_corner_spec.json").read_text())
-    )
-    image, truth = render_frame(spec)
-    # as `companion render` wrote the frame: a JPEG at the spec's quality
-    _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)])
-    reading = analyze_image(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    # (as `companion render` wrote the frame: a JPEG at the spec's quality)
+    image, truth = spec_frame("late_game_small_board_chip_on_corner_spec.json", written=True)
+    reading = analyze_image(image)
     if reading.board_found:
         assert confidently_wrong(reading, truth.cells) == []

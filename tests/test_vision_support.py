@@ -7,6 +7,9 @@ shaded discs placed off-centre, then puts the board in perspective on a wooden t
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -16,6 +19,22 @@ from companion.vision.layout import CLASSIC_INK
 CHIP_BGR = {"B": (170, 70, 20), "G": (60, 140, 30), "R": (40, 30, 200)}
 
 STRAIGHT_CELL = 24  # pixels per cell side of the straightened grids below
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def spec_frame(name: str, written: bool = False):
+    """The frame and truth of a render spec saved in ``tests/data`` (a seen frame's sidecar
+    ``spec``); with ``written``, the image as ``companion render`` wrote it: a JPEG at the
+    spec's quality, or 95."""
+    from companion.render import RenderSpec, render_frame
+
+    spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))
+    image, truth = render_frame(spec)
+    if written:
+        _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)])
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return image, truth
 
 
 def straight_cards() -> np.ndarray:

@@ -8,17 +8,11 @@ to measure (``chips._faded_by_glare``). Beside glare alone, a cell the glare did
 hides no washed-out chip (``chips._unglared``), nor does a weakly strange border on the spot's
 clipped shoulder (``SHOULDER_CLIPPED``)."""
 
-import json
-from pathlib import Path
-
-import cv2
 import numpy as np
 import pytest
+from test_vision_support import spec_frame
 
-from companion.render import RenderSpec, render_frame
 from companion.vision import BoardReader, chips
-
-DATA = Path(__file__).resolve().parent / "data"
 
 GAP = np.float32([175, 166, 162])  # a grey board's gap, light divided out (BGR)
 CARD = np.float32([199, 198, 197])  # the card's edge, clipped white
@@ -104,8 +98,7 @@ def test_a_hand_in_the_shade_is_still_foreign():
     ],
 )
 def test_frames_of_uneven_light_without_a_cover_read_exactly(name):
-    spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))
-    image, truth = render_frame(spec)
+    image, truth = spec_frame(name)
     assert not np.asarray(truth.occluded).any()
     assert BoardReader().read(image).cells == list(truth.cells)
 
@@ -114,13 +107,8 @@ def test_a_board_under_strong_glare_is_judged_with_the_glare_taken_off():
     # seen frame (fin20 r_cards 0049): a cards board late in a game, 640x480, glare 1.09 and
     # a little blur; judged with the glare left on, its located grid read too many cells
     # unknown to be plausible (0.41 against 0.45) and no board was reported
-    spec = RenderSpec.from_json(
-        json.loads((DATA / "strong_glare_board_judged_short_spec.json").read_text())
-    )
-    image, truth = render_frame(spec)
-    # as `companion render` wrote the frame: a JPEG (quality 95, the spec names none)
-    _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    # (as `companion render` wrote the frame: a JPEG)
+    image, truth = spec_frame("strong_glare_board_judged_short_spec.json", written=True)
     reader = BoardReader()
     reading = reader.read(image)
     assert reading.board_found and reading.orientation == truth.orientation
