@@ -1501,6 +1501,31 @@ def _hand_over_colour(
     return over
 
 
+BLURRED_TINT_MAX = 0.13  # a tint this broad may be a blurred card's pips (seen <= 0.12)
+INKED_DARK = 0.05  # a cell with this much black printing shows its ink dark ...
+INKED_CELLS = 12  # ... on this many cells of a board that no haze greys (seen >= 17 in 19 of 20)
+FADED_SKIN_MAX = 0.03  # ... on a cell with less skin than this (a see-through hand tints too)
+
+
+def _faded_tint_limit(feats: CellFeatures) -> np.ndarray | float:
+    """Per cell, how broad a pale tint (``tinted_disc``, what a chip's core erosion keeps of
+    it) faded printing may show and still count as printing: ``PALE_BLOB_MAX``, a chip washed
+    out by haze or glare keeps more of its pale disc.
+
+    Motion or focus blur of a pixel spreads a card's thin red pips into a pale pink tint over
+    the card, and a little of it survives the erosion too (0.03-0.12 of the cell on blurred
+    boards) while the pips themselves fade below every colour class. Blur washes out no chip:
+    only haze (which greys the board's black printing everywhere) or glare does. On a board
+    whose black printing still shows dark on many cells, a cell where nothing is clipped, no
+    glare was found and no skin shows keeps faded printing up to ``BLURRED_TINT_MAX``."""
+    if int(np.count_nonzero(feats.dark >= INKED_DARK)) < INKED_CELLS:
+        return PALE_BLOB_MAX
+    unlit = (feats.glare == 0) & (feats.skin < FADED_SKIN_MAX)
+    if feats.glared is not None:
+        unlit &= ~feats.glared
+    return np.where(unlit, BLURRED_TINT_MAX, PALE_BLOB_MAX)
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1813,7 +1838,7 @@ def classify(
         # (``covers=False``) does without it: a grid a little off must not read better
         # nor where a boundary is hidden: a plain card lying there shows faint marks too
         broad = feats.tinted_disc if feats.tinted_disc is not None else feats.tinted_blob
-        faded = (broad < PALE_BLOB_MAX) & (feats.edges_missing == 0)
+        faded = (broad < _faded_tint_limit(feats)) & (feats.edges_missing == 0)
         content = content + np.where(faded, feats.faint_print, 0)
     blank = content < BLANK_CONTENT
     if covers and feats.black is not None and feats.glare_unmeasured is not None:

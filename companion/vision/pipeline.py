@@ -30,7 +30,7 @@ from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
 from companion.vision.layout import face_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
-from companion.vision.locate import locate_candidates
+from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
@@ -413,6 +413,7 @@ class BoardReader:
 
         first_ok = False
         plain_result = None
+        lens_unfitted = False
         for i, trial in _enumerate_then(trials, runners_up):
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
@@ -490,8 +491,12 @@ class BoardReader:
                     plain_result = result  # kept in case the lensed grid is not reported
                 if better:
                     best = result
+                    # (a lens was fitted to the first located grid's own lines only)
+                    lens_unfitted = i > 0 and trial is not plain_trial
             if trial is last_first and best.plausibility >= CONFIDENT_PLAUSIBILITY:
                 break  # a clear reading: no need to try the alternatives
+        if best is not None and lens_unfitted and best.lens == 0.0 and not deep:
+            best = self._with_own_lens(best, bgr) or best
         if deep and best is not None and best.parts.unprinted > WASHED_OUT_MAX:
             # found only on the closer look and its empty cells show no printing: glare or
             # haze over the board, where a washed-out chip would read as an empty cell
@@ -525,6 +530,44 @@ class BoardReader:
             self._cache = chips.MeasureCache(veil=veil)
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
+
+    def _with_own_lens(self, best: TrialReading, bgr: np.ndarray) -> TrialReading | None:
+        """The best trial, a grid read without a lens that was never fitted one (a runner-up,
+        or the first grid moved by a cell), read through the lens fitted to its own lines;
+        None unless the lens is clear and the lensed grid reads as a board with no more cells
+        unknown than the plain one (more by ``PLAIN_FALLBACK_UNKNOWN``, as the first grid's
+        plain twin must read to win).
+
+        On the first look a lens is fitted to the first located grid only: when that grid is
+        a cell off, or read worse than a runner-up, the grid that wins has no lens, and a
+        camera's barrel lens leaves its corner cells a fifth of a cell off without one."""
+        self._take_located_state(best.state)
+        bent = refine_lens(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), self.quad)
+        if bent is None or not lens_is_clear(bent):
+            return None
+        self.quad, self.lens = bent.quad, bent.lam
+        self.located_by = (self.located_by or "") + "+lens"
+        if not self._orientation_fixed:
+            self.orientation = None  # voted again, as for every located grid
+        grid = warp_grid(bgr, self.quad, lens=self.lens)
+        self._cache = chips.MeasureCache()
+        notes: list[str] = []
+        reading = self._read_grid(grid, notes, judge=True, frame=bgr)
+        if not reading.board_found or placement_in_mask(self._last_chip_mask).misplaced:
+            return None
+        parts = self._last_parts
+        if parts.unknown > best.parts.unknown + PLAIN_FALLBACK_UNKNOWN:
+            return None
+        self._trials.append((self.located_by, round(self._last_plausibility, 3), parts))
+        return TrialReading(
+            self._last_plausibility,
+            reading,
+            self._located_state(),
+            grid,
+            best.notes + notes,
+            parts,
+            best.lines,
+        )
 
     def _judged_without_glare(
         self, best: TrialReading, top_match: float, bgr: np.ndarray
