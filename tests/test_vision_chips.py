@@ -801,3 +801,26 @@ def test_red_chips_pale_in_part_are_read_by_their_disc():
     image, truth = render_frame(RenderSpec.from_json(values))
     assert truth.cells[0][4] == "R" and truth.cells[3][9] == "R"
     assert BoardReader().read(image).cells == list(truth.cells)
+
+
+def test_blur_explains_a_faint_tint_over_much_of_a_card_but_not_a_washed_chips_rim():
+    # a board whose black printing shows dark on 20 cells (no haze), nothing clipped, no glare
+    # found: a cell with faint marks over 0.25 of it and a small tint core (0.08, blurred
+    # red pips) is printing; the same core with faint marks over 0.13 (a washed-out chip's
+    # thin rim) stays unknown, and so does the first cell on a board greyed by haze
+    feats = chips.measure(_grid(), ColourProfile())
+    zero = np.zeros((10, 10), np.float32)
+    dark = zero.copy()
+    dark.flat[::5] = 0.1  # 20 cells of dark printing
+    faint, disc = zero.copy(), zero.copy()
+    faint[4, 4], faint[6, 6] = 0.25, 0.13
+    disc[4, 4] = disc[6, 6] = 0.08
+    raw = {s: zero.copy() for s in feats.raw}
+    blank_cells = replace(
+        feats, dark=dark, red_ink=zero, raw=raw, skin=zero, faint_print=faint,
+        tinted_blob=disc * 2, tinted_disc=disc, glare=zero,
+    )  # fmt: skip
+    symbols, _ = chips.classify(blank_cells)
+    assert symbols[4, 4] == "." and symbols[6, 6] == "?"
+    hazed = replace(blank_cells, dark=zero)
+    assert chips.classify(hazed)[0][4, 4] == "?"

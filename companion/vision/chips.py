@@ -1505,25 +1505,32 @@ BLURRED_TINT_MAX = 0.13  # a tint this broad may be a blurred card's pips (seen 
 INKED_DARK = 0.05  # a cell with this much black printing shows its ink dark ...
 INKED_CELLS = 12  # ... on this many cells of a board that no haze greys (seen >= 17 in 19 of 20)
 FADED_SKIN_MAX = 0.03  # ... on a cell with less skin than this (a see-through hand tints too)
+BLURRED_PRINT_MIN = 0.17  # ... and faint marks over this much of it (blurred pips: >= 0.18)
 
 
 def _faded_tint_limit(feats: CellFeatures) -> np.ndarray | float:
-    """Per cell, how broad a pale tint (``tinted_disc``, what a chip's core erosion keeps of
-    it) faded printing may show and still count as printing: ``PALE_BLOB_MAX``, a chip washed
-    out by haze or glare keeps more of its pale disc.
+    """Per cell, how broad a pale tint (``tinted_disc``, what a chip core's erosion keeps of
+    it) faded printing may show and still count as printing: ``PALE_BLOB_MAX``, as a chip
+    washed out by haze or glare keeps more of its pale disc.
 
-    Motion or focus blur of a pixel spreads a card's thin red pips into a pale pink tint over
-    the card, and a little of it survives the erosion too (0.03-0.12 of the cell on blurred
-    boards) while the pips themselves fade below every colour class. Blur washes out no chip:
-    only haze (which greys the board's black printing everywhere) or glare does. On a board
-    whose black printing still shows dark on many cells, a cell where nothing is clipped, no
-    glare was found and no skin shows keeps faded printing up to ``BLURRED_TINT_MAX``."""
+    Motion or focus blur of a pixel spreads a card's many thin red pips into a pale pink tint
+    over much of the card (faint marks over >= 0.18 of it), a little of which survives the
+    erosion too (0.03-0.12 of the cell on blurred boards), while the pips fade below every
+    colour class. Blur washes out no chip: only haze (which greys the board's black printing
+    everywhere) or glare does, and a washed-out chip's faint marks are its thin rim. On a
+    board whose black printing still shows dark on ``INKED_CELLS`` cells, a cell where nothing
+    is clipped, no glare was found and no skin shows (a see-through hand tints too), with
+    faint marks over ``BLURRED_PRINT_MIN`` of it, may show a core up to ``BLURRED_TINT_MAX``."""
     if int(np.count_nonzero(feats.dark >= INKED_DARK)) < INKED_CELLS:
         return PALE_BLOB_MAX
-    unlit = (feats.glare == 0) & (feats.skin < FADED_SKIN_MAX)
+    blurred = (
+        (feats.glare == 0)
+        & (feats.skin < FADED_SKIN_MAX)
+        & (feats.faint_print >= BLURRED_PRINT_MIN)
+    )
     if feats.glared is not None:
-        unlit &= ~feats.glared
-    return np.where(unlit, BLURRED_TINT_MAX, PALE_BLOB_MAX)
+        blurred &= ~feats.glared
+    return np.where(blurred, BLURRED_TINT_MAX, PALE_BLOB_MAX)
 
 
 def classify(
