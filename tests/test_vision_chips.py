@@ -126,11 +126,15 @@ def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     ring[6, 9] = 0.38
     lone, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert lone[6, 9] == "B"
-    # a border that foreign is still a cover when the neighbour's border is foreign too (a
-    # hand or a sleeve is bigger than one cell) or when skin is on the chip
-    ring[7, 9] = 0.38
+    # a border that foreign is still a cover beside a cover (a neighbour's border foreign
+    # over half of it: a hand or a sleeve is bigger than one cell) or when skin is on the chip
+    ring[7, 9] = 0.55
     big, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
     assert big[6, 9] == "?"
+    # ... but two such weak borders side by side, no skin, every line showing, are no cover
+    ring[7, 9] = 0.38
+    pair, _ = chips.classify(replace(feats, ring=ring, ring_inside=ring))
+    assert pair[6, 9] == "B" and pair[7, 9] == "."
     ring[7, 9] = feats.ring[7, 9]
     skin = feats.skin.copy()
     skin[6, 9] = 0.1

@@ -162,3 +162,17 @@ def test_rendered_chips_under_a_loose_card_or_a_see_through_hand_are_unknown(
     # the cover stays local: the cells far from it are read
     unknown = sum(row.count("?") for row in reading.cells)
     assert unknown <= 12
+
+
+def test_weakly_foreign_borders_with_no_skin_and_every_line_showing_are_no_cover():
+    """A seen cards frame with hands elsewhere but none here (seed 8888912, frame 51): seven
+    cells around a corner, borders foreign over 0.32-0.38 of them (light across the gaps),
+    no skin, every boundary line showing, read `?` as covered. A hand brings its skin onto a
+    border; a sleeve or a card over one hides the line beneath it."""
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame("weak_borders_cards_spec.json", written=True)
+    reading = BoardReader().read(image)
+    assert reading.cells == truth.cells

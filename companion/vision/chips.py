@@ -1508,6 +1508,10 @@ FADED_SKIN_MAX = 0.03  # ... on a cell with less skin than this (a see-through h
 BLURRED_PRINT_MIN = 0.17  # ... and faint marks over this much of it (blurred pips: >= 0.18)
 
 
+WEAK_BORDER_MAX = 0.5  # a border foreign over less than this share of it ...
+WEAK_BORDER_SKIN = 0.05  # ... on a cell with less skin than this and every line showing: no cover
+
+
 def _faded_tint_limit(feats: CellFeatures) -> np.ndarray | float:
     """Per cell, how broad a pale tint (``tinted_disc``, what a chip core's erosion keeps of
     it) faded printing may show and still count as printing: ``PALE_BLOB_MAX``, as a chip
@@ -1701,8 +1705,25 @@ def classify(
             border_veiled = veiled | (taken & ((feats.edges_missing == 0) | lines_clipped))
             veiled |= lines_clipped
         border_veiled = border_veiled | over_exposed
+    foreign_border = border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX)
+    if covers and foreign_border.ndim == 2 and foreign_border.any():
+        # a border foreign over less than half of it, on a cell showing no skin and all four
+        # of its boundary lines, is the light's or the grid's (a card edge a pixel off, a
+        # gradient across the gaps): a hand over a border brings its skin, a sleeve or card
+        # lying over one hides the line beneath it. Beside such a cover, a weaker border is
+        # the cover's own edge. Judging a located grid keeps every such border: a grid a
+        # little off must not read better
+        weak = (
+            foreign_border
+            & (border < WEAK_BORDER_MAX)
+            & (feats.skin < WEAK_BORDER_SKIN)
+            & (feats.edges_missing == 0)
+        )
+        strong = (foreign_border & ~weak).astype(np.float32)
+        beside = cv2.filter2D(strong, -1, AROUND, borderType=cv2.BORDER_CONSTANT)
+        foreign_border &= ~(weak & (beside == 0))
     causes = {
-        "foreign_border": border > np.where(solid_chip, RING_MAX_CHIP, RING_MAX),
+        "foreign_border": foreign_border,
         "no_card_white": feats.white < WHITE_MIN,
         "dark_object": feats.dark_blob > DARK_BLOB_MAX,
         "colour_on_border": feats.ring_chip
