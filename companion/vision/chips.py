@@ -10,6 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from companion.vision.colour import (
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
 from companion.vision.packed import erode_bits_ellipse5
 from companion.vision.stats import (
+    median,
     nth_smallest,
     percentile_u8,
     row_counts,
@@ -890,15 +892,17 @@ def sensor_noise(hsv: np.ndarray) -> float:
     (light divided out, HSV): the median absolute difference from the 3x3 mean, robustly
     scaled, over pixels whose whole 5x5 neighbourhood is bright and unsaturated (no printing,
     no edge nearby); 0.0 where too little such white shows."""
-    v, sat = hsv[..., 2], hsv[..., 1]
-    level = 0.8 * percentile_u8(v, 95)
+    _, sat, v = cv2.split(hsv)  # (contiguous planes: numpy is slow on strided channels)
+    # brighter than the level: than its whole part (the same test on bytes, which numpy
+    # would otherwise compare as float64)
+    level = math.floor(0.8 * percentile_u8(v, 95))
     white = cv2.erode(((v > level) & (sat < 70)).astype(np.uint8), _FLAT) > 0
     if np.count_nonzero(white) < 300:
         return 0.0
     values = v.astype(np.float32)
     detail = values - cv2.blur(values, (3, 3))
     # 1.4826: the MAD of a normal distribution; 1.06: the 3x3 mean removes 1/9 of the noise
-    return float(np.median(np.abs(detail[white]))) * 1.4826 * 1.06
+    return median(np.abs(detail[white])) * 1.4826 * 1.06
 
 
 def normalise(
