@@ -845,8 +845,8 @@ _POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
 
 def four_around(cells: np.ndarray) -> np.ndarray:
     """Per inner grid intersection (9x9), whether all four cells around it are marked
-    (``cells``: 10x10 bool)."""
-    return cells[:-1, :-1] & cells[:-1, 1:] & cells[1:, :-1] & cells[1:, 1:]
+    (``cells``: 10x10 bool, or a stack of them: ... x 9 x 9)."""
+    return cells[..., :-1, :-1] & cells[..., :-1, 1:] & cells[..., 1:, :-1] & cells[..., 1:, 1:]
 
 
 def corner_colours(
@@ -1008,7 +1008,7 @@ def measure(
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     # the three chip colours are the code's lowest bits: one look-up of the ring pixels
     # serves the border in any chip colour and in each colour
-    packed = cv2.bitwise_and(code, CHIP_BITS)
+    packed = np.bitwise_and(code, CHIP_BITS)  # (numpy: OpenCV's and with a scalar costs more)
     any_chip = cv2.compare(packed, 0, cv2.CMP_GT)
     ring_bits = ring_values(packed, shape)
     chip_ring = ring_bits > 0
@@ -1059,7 +1059,9 @@ def measure(
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     # only a board with chips of one colour in the four cells around an intersection pays
     # for the look at the intersection's colour
-    blocks = [sym for sym in CHIP_SYMBOLS if four_around(chip[sym] >= CHIP_MIN).any()]
+    solid = np.stack([chip[sym] for sym in CHIP_SYMBOLS]) >= CHIP_MIN  # (all colours at once)
+    around = four_around(solid).any(axis=(1, 2))
+    blocks = [sym for sym, found in zip(CHIP_SYMBOLS, around, strict=True) if found]
     if blocks:
         feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
