@@ -331,16 +331,16 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
     mask, no float copy of the images.
 
     The row sums stay in 8 bits: 255 is -1 modulo 256, so a column's wrapped byte sum is
-    minus its count of set pixels (exact below 256 rows), and no wider copy is made; each
-    cell's inner columns are then summed by one OpenCV row reduction over a view of them (no
-    BLAS call, whose helper threads would spin on a shared machine; a quarter of the cost of
-    a box filter along the rows).
+    minus its count of set pixels (exact below 128 rows: :func:`_wrapped_sum`), and no wider
+    copy is made; each cell's inner columns are then summed by one OpenCV row reduction over
+    a view of them (no BLAS call, whose helper threads would spin on a shared machine; a
+    quarter of the cost of a box filter along the rows).
     """
     w, h = shape.w, shape.h
     ix, iy = shape.inner_x, shape.inner_y
     k = planes.shape[0]
     rows = planes.reshape(k * 10, h, 10 * w)[:, iy : h - iy]
-    if h - 2 * iy < 256:
+    if h - 2 * iy < 128:
         column_counts = np.negative(_wrapped_sum(rows))
         # each cell's inner columns summed: one OpenCV row sum over a view of them
         inner_columns = column_counts.reshape(k * 100, w)[:, ix : w - ix]
@@ -354,17 +354,22 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
 
 
 def _wrapped_sum(rows: np.ndarray) -> np.ndarray:
-    """``rows.sum(axis=1, dtype=np.uint8)`` of a K x N x W uint8 array (wrapping modulo 256),
-    the same bytes: halves added to each other until one row is left, whole contiguous
-    blocks at a time (numpy's reduction along a middle axis costs half as much again)."""
-    acc, n = rows, rows.shape[1]
+    """``rows.sum(axis=1, dtype=np.uint8)`` of a K x N x W stack of 0/255 masks, N < 128: the
+    same bytes (minus each column's count of set pixels, modulo 256).
+
+    As signed bytes the masks are 0 and -1, and OpenCV's saturating add of signed bytes never
+    saturates on fewer than 128 of them: halves of each block's rows are added to each other
+    (each block's rows one contiguous span, a 2-D view OpenCV takes as it is) until one row
+    is left, at half the cost of numpy's additions or its reduction along the middle axis."""
+    k, n, w = rows.shape
+    acc = rows.view(np.int8).reshape(k, n * w)
     while n > 1:
         half = n // 2
-        top = np.add(acc[:, :half], acc[:, half : 2 * half])
+        top = cv2.add(acc[:, : half * w], acc[:, half * w : 2 * half * w])
         if n % 2:
-            top[:, 0] += acc[:, 2 * half]
+            top[:, :w] = cv2.add(top[:, :w], acc[:, 2 * half * w : (2 * half + 1) * w])
         acc, n = top, half
-    return acc[:, 0]
+    return acc.view(np.uint8)
 
 
 def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
