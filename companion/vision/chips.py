@@ -10,6 +10,7 @@ washes a chip out; both make the cell unknown (``?``) instead of a guess.
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,7 +35,14 @@ from companion.vision.colour import (
 )
 from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
 from companion.vision.packed import erode_bits_ellipse5
-from companion.vision.stats import nth_smallest, percentile_u8, row_counts, row_percentiles
+from companion.vision.stats import (
+    median,
+    nth_smallest,
+    percentile_u8,
+    row_counts,
+    row_medians,
+    row_percentiles,
+)
 
 CELL = 24  # pixels per cell side in the grid image
 INNER = 3  # pixels of each cell's border treated as its ring
@@ -217,11 +225,6 @@ class CellShape:
         return 1.0 - self.inner
 
     @functools.cached_property
-    def inner_starts(self) -> np.ndarray:
-        """The first pixel column of each cell column's inner part (10)."""
-        return np.arange(10) * self.w + self.inner_x
-
-    @functools.cached_property
     def boundary_xs(self) -> np.ndarray:
         """Pixel columns of the 11 vertical cell boundaries (the last one inside the image)."""
         return np.minimum(np.arange(11) * self.w, 10 * self.w - 1)
@@ -240,11 +243,6 @@ class CellShape:
     def pool_ys(self) -> np.ndarray:
         offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
         return np.clip(np.arange(11)[:, None] * self.h + offsets, 0, 10 * self.h - 1)
-
-    @functools.cached_property
-    def ring_cell_codes(self) -> np.ndarray:
-        """8 x the cell index of every :attr:`ring_pixels` entry (room for a 3-bit code)."""
-        return np.repeat(np.arange(100) * 8, self.ring_pixels.shape[1]).reshape(100, -1)
 
     @functools.cached_property
     def _ring_yx(self) -> tuple[np.ndarray, np.ndarray]:
@@ -278,6 +276,21 @@ class CellShape:
             for c in range(10):
                 rows.append((r * self.h + ys) * (10 * self.w) + c * self.w + xs)
         return np.array(rows)
+
+    @functools.cached_property
+    def ring_maps(self) -> tuple[np.ndarray, np.ndarray]:
+        """The x and y of every :attr:`ring_pixels` entry in the grid image (100 x ring
+        float32 each), as ``cv2.remap`` takes them (:func:`ring_values`)."""
+        ys, xs = np.divmod(self.ring_pixels, 10 * self.w)
+        return xs.astype(np.float32), ys.astype(np.float32)
+
+
+def ring_values(image: np.ndarray, shape: CellShape) -> np.ndarray:
+    """A grid image's pixels at every cell's :attr:`CellShape.ring_pixels` (100 x ring, x
+    channels): a nearest-neighbour remap at their whole-pixel positions gives exactly what
+    ``np.take`` at those indexes gives, for a third to a half less (numpy gathers a
+    pixel's bytes one index at a time)."""
+    return cv2.remap(image, *shape.ring_maps, cv2.INTER_NEAREST)
 
 
 def _border(n: int) -> int:
@@ -318,32 +331,45 @@ def _per_cell_planes(planes: np.ndarray, shape: CellShape) -> np.ndarray:
     mask, no float copy of the images.
 
     The row sums stay in 8 bits: 255 is -1 modulo 256, so a column's wrapped byte sum is
-    minus its count of set pixels (exact below 256 rows), and no wider copy is made; the
-    columns are then summed by one integer box filter along the rows (no BLAS call, whose
-    helper threads would spin on a shared machine).
+    minus its count of set pixels (exact below 128 rows: :func:`_wrapped_sum`), and no wider
+    copy is made; each cell's inner columns are then summed by one OpenCV row reduction over
+    a view of them (no BLAS call, whose helper threads would spin on a shared machine; a
+    quarter of the cost of a box filter along the rows).
     """
     w, h = shape.w, shape.h
     ix, iy = shape.inner_x, shape.inner_y
     k = planes.shape[0]
     rows = planes.reshape(k * 10, h, 10 * w)[:, iy : h - iy]
-    if h - 2 * iy < 256 and shape.inner_count < 65536:
-        column_counts = np.negative(rows.sum(axis=1, dtype=np.uint8))
-        # at each cell's first inner column, the sum over its inner columns (16 bits)
-        sums = cv2.boxFilter(
-            column_counts,
-            cv2.CV_16U,
-            (w - 2 * ix, 1),
-            anchor=(0, 0),
-            normalize=False,
-            borderType=cv2.BORDER_CONSTANT,
-        )
-        # (np.take keeps the counts C-ordered: classify is slower on strided per-cell arrays)
-        counts = np.take(sums, shape.inner_starts, axis=1).reshape(k, 10, 10)
+    if h - 2 * iy < 128:
+        column_counts = np.negative(_wrapped_sum(rows))
+        # each cell's inner columns summed: one OpenCV row sum over a view of them
+        inner_columns = column_counts.reshape(k * 100, w)[:, ix : w - ix]
+        sums = cv2.reduce(inner_columns, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+        counts = sums.reshape(k, 10, 10)
         return shape.count_shares[counts]  # each count's share, looked up
     else:
         rows = rows.sum(axis=1, dtype=np.uint32)
         counts = rows.reshape(k, 10, 10, w)[..., ix : w - ix].sum(axis=-1, dtype=np.uint32)
     return _shares(counts * np.uint32(255), shape.inner_count)
+
+
+def _wrapped_sum(rows: np.ndarray) -> np.ndarray:
+    """``rows.sum(axis=1, dtype=np.uint8)`` of a K x N x W stack of 0/255 masks, N < 128: the
+    same bytes (minus each column's count of set pixels, modulo 256).
+
+    As signed bytes the masks are 0 and -1, and OpenCV's saturating add of signed bytes never
+    saturates on fewer than 128 of them: halves of each block's rows are added to each other
+    (each block's rows one contiguous span, a 2-D view OpenCV takes as it is) until one row
+    is left, at half the cost of numpy's additions or its reduction along the middle axis."""
+    k, n, w = rows.shape
+    acc = rows.view(np.int8).reshape(k, n * w)
+    while n > 1:
+        half = n // 2
+        top = cv2.add(acc[:, : half * w], acc[:, half * w : 2 * half * w])
+        if n % 2:
+            top[:, :w] = cv2.add(top[:, :w], acc[:, 2 * half * w : (2 * half + 1) * w])
+        acc, n = top, half
+    return acc.view(np.uint8)
 
 
 def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
@@ -357,13 +383,23 @@ PALETTE = 6
 COUNTED = (*CHIP_SYMBOLS, "skin", "dark", "glare")  # masks measured per cell as they are ...
 ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
 CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
-# which of the 8 chip-colour codes (3 bits) show each chip colour, and any of them: 8 x 4
-RING_BITS = np.array(
-    [
-        [(code >> CLASSES.index(sym)) & 1 for sym in CHIP_SYMBOLS] + [int(code > 0)]
-        for code in range(8)
-    ]
-)
+
+
+def ring_colour_counts(ring_bits: np.ndarray, chip_ring: np.ndarray) -> np.ndarray:
+    """Per cell, how many of its ring pixels show each chip colour and any of them (100 x 4,
+    ``CHIP_SYMBOLS`` then any): ``ring_bits``, the colour code's chip bits at each cell's ring
+    pixels (100 x ring); ``chip_ring``, where any is set. One row sum of each colour's bit (a
+    set bit adds its own value: the sum shifted back is the count); a few small OpenCV calls,
+    cheaper than counting every combination of the bits per cell."""
+    counts = []
+    for sym in CHIP_SYMBOLS:
+        bit = CLASSES.index(sym)
+        summed = cv2.reduce(
+            cv2.bitwise_and(ring_bits, 1 << bit), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S
+        )
+        counts.append(summed.ravel() >> bit)
+    counts.append(row_counts(chip_ring))
+    return np.stack(counts, axis=1)
 
 
 BLOWN_OUT = 245  # every channel at least this bright: the camera clipped the pixel
@@ -387,14 +423,17 @@ def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:
 
 def normalised_rings(img: np.ndarray, whites: np.ndarray, shape: CellShape) -> np.ndarray:
     """Every cell's border ring (100 x ring x 3, float), each cell divided by its own white."""
-    ring = np.take(img.reshape(-1, 3), shape.ring_pixels, axis=0).astype(np.float32)
+    ring = ring_values(img, shape).astype(np.float32)
     ring *= (200.0 / (whites.reshape(100) + 1.0))[:, None, None]
     return ring
 
 
 def ring_palette(ring: np.ndarray) -> np.ndarray:
     """The few colours of a typical cell border: k-means of the median ring over all cells."""
-    template = np.median(ring, axis=0)
+    # each ring pixel's median over the cells, as np.median(ring, axis=0) gives it: one sort
+    # of each pixel's values, the rows of a transposed copy (under half of np.median's cost)
+    by_pixel = np.ascontiguousarray(ring.reshape(ring.shape[0], -1).T)
+    template = row_medians(by_pixel).reshape(ring.shape[1:])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(1)  # the same palette for the same picture
     _, _, palette = cv2.kmeans(template, PALETTE, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
@@ -402,19 +441,20 @@ def ring_palette(ring: np.ndarray) -> np.ndarray:
 
 
 def _near_palette(ring: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Per ring pixel (``ring``: cells x ring x 3, flattened to one column, uint8 0/255),
-    whether every channel lies within ``RING_DIFF`` of some ``palette`` colour: one range test
-    per palette colour and channel (cv2.inRange on each channel's plane, a third of the cost of
-    the three-channel test), far cheaper than the distances themselves."""
-    planes = np.ascontiguousarray(ring.reshape(-1, 3).T)
-    near = None
-    for colour in palette.astype(np.float32):
-        lo, hi = colour - np.float32(RING_DIFF), colour + np.float32(RING_DIFF)
-        box = cv2.inRange(planes[0], float(lo[0]), float(hi[0]))
-        for ch in (1, 2):
-            cv2.bitwise_and(box, cv2.inRange(planes[ch], float(lo[ch]), float(hi[ch])), dst=box)
-        near = box if near is None else cv2.bitwise_or(near, box, dst=near)
-    return near
+    """Per ring pixel (``ring``: cells x ring x 3, flattened to one bool per pixel), whether
+    every channel lies within ``RING_DIFF`` of some ``palette`` colour (the bounds inclusive,
+    in float32).
+
+    One range test of every channel plane against every palette colour at once (numpy
+    broadcasting, colours x channels x pixels), then an and over the channels and an or over
+    the colours: vectorised compares, several times cheaper than a ``cv2.inRange`` per colour
+    and channel (which tests float pixels one at a time), and far cheaper than distances."""
+    planes = np.ascontiguousarray(ring.reshape(-1, 3).T)  # channels x pixels
+    colours = palette.astype(np.float32)[:, :, None]  # colours x channels x 1
+    diff = np.float32(RING_DIFF)
+    box = (planes >= colours - diff) & (planes <= colours + diff)
+    inside = box[:, 0] & box[:, 1] & box[:, 2]  # colours x pixels
+    return np.logical_or.reduce(inside, axis=0)
 
 
 class RingAnomalies(NamedTuple):
@@ -454,8 +494,8 @@ def ring_anomalies(
     near = _near_palette(ring, palette)
     if light is not None:
         lit = ring / light.reshape(-1, 1, 1).astype(np.float32)
-        cv2.bitwise_or(near, _near_palette(lit, palette), dst=near)
-    foreign = near.reshape(ring.shape[:2]) == 0
+        near |= _near_palette(lit, palette)
+    foreign = ~near.reshape(ring.shape[:2])
     if chip_ring is not None:
         foreign &= ~chip_ring
     share = (row_counts(foreign) / foreign.shape[1]).reshape(10, 10).astype(np.float32)
@@ -810,8 +850,8 @@ _POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
 
 def four_around(cells: np.ndarray) -> np.ndarray:
     """Per inner grid intersection (9x9), whether all four cells around it are marked
-    (``cells``: 10x10 bool)."""
-    return cells[:-1, :-1] & cells[:-1, 1:] & cells[1:, :-1] & cells[1:, 1:]
+    (``cells``: 10x10 bool, or a stack of them: ... x 9 x 9)."""
+    return cells[..., :-1, :-1] & cells[..., :-1, 1:] & cells[..., 1:, :-1] & cells[..., 1:, 1:]
 
 
 def corner_colours(
@@ -857,15 +897,17 @@ def sensor_noise(hsv: np.ndarray) -> float:
     (light divided out, HSV): the median absolute difference from the 3x3 mean, robustly
     scaled, over pixels whose whole 5x5 neighbourhood is bright and unsaturated (no printing,
     no edge nearby); 0.0 where too little such white shows."""
-    v, sat = hsv[..., 2], hsv[..., 1]
-    level = 0.8 * percentile_u8(v, 95)
+    _, sat, v = cv2.split(hsv)  # (contiguous planes: numpy is slow on strided channels)
+    # brighter than the level: than its whole part (the same test on bytes, which numpy
+    # would otherwise compare as float64)
+    level = math.floor(0.8 * percentile_u8(v, 95))
     white = cv2.erode(((v > level) & (sat < 70)).astype(np.uint8), _FLAT) > 0
     if np.count_nonzero(white) < 300:
         return 0.0
     values = v.astype(np.float32)
     detail = values - cv2.blur(values, (3, 3))
     # 1.4826: the MAD of a normal distribution; 1.06: the 3x3 mean removes 1/9 of the noise
-    return float(np.median(np.abs(detail[white]))) * 1.4826 * 1.06
+    return median(np.abs(detail[white])) * 1.4826 * 1.06
 
 
 def normalise(
@@ -971,18 +1013,16 @@ def measure(
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     # the three chip colours are the code's lowest bits: one look-up of the ring pixels
     # serves the border in any chip colour and in each colour
-    packed = cv2.bitwise_and(code, CHIP_BITS)
+    packed = np.bitwise_and(code, CHIP_BITS)  # (numpy: OpenCV's and with a scalar costs more)
     any_chip = cv2.compare(packed, 0, cv2.CMP_GT)
-    ring_bits = np.take(packed.reshape(-1), shape.ring_pixels)
-    # per cell, how many of its ring pixels show each combination of chip colours (one count
-    # of cell and code together), then each colour's share and any colour's
-    combos = np.bincount((ring_bits + shape.ring_cell_codes).ravel(), minlength=800)
-    ring_share = (combos.reshape(100, 8) @ RING_BITS) / float(ring_bits.shape[1])  # 100 x 4
+    ring_bits = ring_values(packed, shape)
+    chip_ring = ring_bits > 0
+    # per cell, each chip colour's share of its ring pixels, and any chip colour's
+    ring_share = ring_colour_counts(ring_bits, chip_ring) / float(ring_bits.shape[1])  # 100 x 4
     ring_colour = {
         sym: ring_share[:, i].reshape(10, 10).astype(np.float32)
         for i, sym in enumerate(CHIP_SYMBOLS)
     }
-    chip_ring = ring_bits > 0
     ring, ring_inside, ring_off_lines = ring_anomalies(
         rings, palette, chip_ring, shape.outer_ring, lines=True
     )
@@ -1018,13 +1058,15 @@ def measure(
     )
     odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
     if veil is not None or odd_border:
-        clipped = np.take(masks["glare"].reshape(-1), shape.ring_pixels)
+        clipped = ring_values(masks["glare"], shape)
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
     if ((feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)).any():
         feats.skin_blob = _per_cell(cv2.erode(masks["skin"], ERODE), shape)
     # only a board with chips of one colour in the four cells around an intersection pays
     # for the look at the intersection's colour
-    blocks = [sym for sym in CHIP_SYMBOLS if four_around(chip[sym] >= CHIP_MIN).any()]
+    solid = np.stack([chip[sym] for sym in CHIP_SYMBOLS]) >= CHIP_MIN  # (all colours at once)
+    around = four_around(solid).any(axis=(1, 2))
+    blocks = [sym for sym, found in zip(CHIP_SYMBOLS, around, strict=True) if found]
     if blocks:
         feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides

@@ -74,11 +74,13 @@ def percentile_u8(image: np.ndarray, q: float) -> float:
     when the values around that rank are all one (nearly always in a picture, and the
     interpolation then cannot change it), else by ``np.percentile`` itself (which sorts the
     pixels, a tenth of a frame's reading time)."""
-    flat = np.ascontiguousarray(image).reshape(-1, 1)
+    # (one long row: OpenCV histograms a single column a pixel row at a time, 3.5 times slower)
+    flat = np.ascontiguousarray(image).reshape(1, -1)
     cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().astype(np.int64))
-    rank = int(q / 100 * (len(flat) - 1))  # numpy's rank, give or take one
+    n = flat.size
+    rank = int(q / 100 * (n - 1))  # numpy's rank, give or take one
     # the values at ranks rank - 1 ... rank + 2 (0 = the smallest)
-    low, high = np.searchsorted(cum, [max(rank - 1, 0) + 1, min(rank + 2, len(flat) - 1) + 1])
+    low, high = np.searchsorted(cum, [max(rank - 1, 0) + 1, min(rank + 2, n - 1) + 1])
     if low == high:
         return float(low)
     return float(np.percentile(image, q))
