@@ -221,6 +221,26 @@ def test_grids_with_implausibly_long_cells_are_not_boards():
     assert plausible_cells(np.array([[0, 0], [150, 0], [150, 100], [0, 100]], float))
     assert plausible_cells(np.array([[0, 0], [100, 0], [100, 190], [0, 190]], float))
     assert not plausible_cells(np.array([[0, 0], [180, 0], [180, 70], [0, 70]], float))
+    assert not plausible_cells(np.array([[0, 0], [46, 0], [46, 100], [0, 100]], float))
+
+
+def test_a_grid_of_cells_a_third_of_a_card_wide_is_no_board():
+    """A landscape cards board (seed 8585912, frame 11, measured on the round's fresh set): its
+    first located grid put 10 columns over 3.4 card columns (cells 0.46 as wide as tall),
+    read plausibly and read 3 cells confidently wrong; the board's own grid is found."""
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame("thin_cells_grid_cards_spec.json", written=True)
+    reading = BoardReader().read(image)
+    assert np.abs(np.asarray(reading.corners) - np.asarray(truth.corners)).max() < 5.0
+    visible = [
+        (got, want)
+        for got_row, want_row in zip(reading.cells, truth.cells, strict=True)
+        for got, want in zip(got_row, want_row, strict=True)
+    ]
+    assert all(got in (want, "?") for got, want in visible)
 
 
 def test_an_object_touching_the_board_is_cut_off_its_outline():
