@@ -1761,9 +1761,7 @@ def classify(
             & (feats.skin < WEAK_BORDER_SKIN)
             & (feats.edges_missing == 0)
         )
-        strong = (foreign_border & ~weak).astype(np.float32)
-        beside = cv2.filter2D(strong, -1, AROUND, borderType=cv2.BORDER_CONSTANT)
-        foreign_border &= ~(weak & (beside == 0))
+        foreign_border &= ~(weak & ~_beside(foreign_border & ~weak))
     causes = {
         "foreign_border": foreign_border,
         "no_card_white": feats.white < WHITE_MIN,

@@ -478,15 +478,7 @@ class BoardReader:
             else:
                 better = best is None or plausibility > best.plausibility
             if better or trial is plain_trial:
-                result = TrialReading(
-                    plausibility,
-                    reading,
-                    self._located_state(),
-                    grid,
-                    trial_notes,
-                    self._last_parts,
-                    lines,
-                )
+                result = self._trial(reading, grid, trial_notes, lines, plausibility)
                 if trial is plain_trial:
                     plain_result = result  # kept in case the lensed grid is not reported
                 if better:
@@ -531,6 +523,22 @@ class BoardReader:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
+    def _trial(
+        self,
+        reading: BoardReading,
+        grid: np.ndarray,
+        notes: list[str],
+        lines: float,
+        plausibility: float | None = None,
+    ) -> TrialReading:
+        """The grid just read (``reading``, judged) as a trial: the reader's located state
+        and the judgement's parts, at its plausibility (by default the judgement's own)."""
+        if plausibility is None:
+            plausibility = self._last_plausibility
+        return TrialReading(
+            plausibility, reading, self._located_state(), grid, notes, self._last_parts, lines
+        )
+
     def _with_own_lens(self, best: TrialReading, bgr: np.ndarray) -> TrialReading | None:
         """The best trial, a grid read without a lens that was never fitted one (a runner-up,
         or the first grid moved by a cell), read through the lens fitted to its own lines;
@@ -559,15 +567,7 @@ class BoardReader:
         if parts.unknown > best.parts.unknown + PLAIN_FALLBACK_UNKNOWN:
             return None
         self._trials.append((self.located_by, round(self._last_plausibility, 3), parts))
-        return TrialReading(
-            self._last_plausibility,
-            reading,
-            self._located_state(),
-            grid,
-            best.notes + notes,
-            parts,
-            best.lines,
-        )
+        return self._trial(reading, grid, best.notes + notes, best.lines)
 
     def _judged_without_glare(
         self, best: TrialReading, top_match: float, bgr: np.ndarray
@@ -595,15 +595,7 @@ class BoardReader:
             return None
         if parts.corners_alike < CLEAR_INK_CORNERS_MIN:
             return None
-        trial = TrialReading(
-            self._last_plausibility,
-            reading,
-            self._located_state(),
-            best.grid,
-            best.notes + notes,
-            parts,
-            best.lines,
-        )
+        trial = self._trial(reading, best.grid, best.notes + notes, best.lines)
         if not _acceptable(trial, top_match, None):
             return None
         self._trials.append((self.located_by, "judged without the glare", parts))
