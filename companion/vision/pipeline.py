@@ -35,6 +35,7 @@ from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.stats import median, percentile_u8
+from companion.vision.twins import empty_like_twins
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
@@ -677,6 +678,11 @@ class BoardReader:
             self.orientation = vote.orientation
         if vote is not None:
             self._last_vote = vote
+        # an unknown cell showing the same picture as its twin card, read empty, is empty too
+        alike, likeness = empty_like_twins(grid, symbols, self.orientation)
+        if alike.any():
+            symbols = np.where(alike, ".", symbols)
+            conf = np.where(alike, likeness, conf)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of

@@ -1,0 +1,87 @@
+"""Twin cards: every card but the jacks is printed twice on the classic board, so an empty cell
+looks like its twin.
+
+The reading's doubts (a line faded by glare, a hand on the next cell, a big printed heart that
+might be a washed-out red chip) leave a cell unknown. Where its twin reads empty and the cell's
+inside shows the same picture as the twin's (normalised cross-correlation: glare's added light
+and a colder or warmer lamp change the level and contrast, not the picture), nothing lies on
+it: a chip, a hand or a card over the printing breaks the likeness (a chip on a cell whose twin
+is empty correlates at most 0.72 with it on 1,100 rendered frames, empty twins at 0.99 as a
+rule). This is the empty-board reference a calibration gives, taken from the board itself.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from companion.classic import CLASSIC_LAYOUT
+
+TWIN_MATCH = 0.85  # an unknown cell this alike its empty twin is empty
+INNER = 0.12  # of a cell's width and height left out on each side: its border and lines
+SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or two off still
+# lines the two pictures up
+
+
+@functools.cache
+def _canonical_twins() -> np.ndarray:
+    """10x10 int: for each canonical cell, the flat index (row * 10 + col) of the other cell
+    printing its card; -1 on the free corners."""
+    codes = [code for row in CLASSIC_LAYOUT for code in row]
+    twins = np.full(100, -1, np.int64)
+    for i, code in enumerate(codes):
+        others = [j for j, other in enumerate(codes) if other == code and j != i]
+        if code != "W" and len(others) == 1:
+            twins[i] = others[0]
+    return twins.reshape(10, 10)
+
+
+@functools.cache
+def twin_cells(orientation: int) -> np.ndarray:
+    """10x10 int in screen order for a board turned ``orientation`` degrees clockwise: the
+    screen flat index of each cell's twin, -1 where there is none."""
+    k = -(orientation // 90)
+    canon_index = np.arange(100).reshape(10, 10)
+    screen_of_canon = np.empty(100, np.int64)
+    screen_of_canon[np.rot90(canon_index, k).ravel()] = np.arange(100)
+    twins = np.rot90(_canonical_twins(), k)
+    return np.where(twins >= 0, screen_of_canon[np.maximum(twins, 0)], -1)
+
+
+def likeness(grid: np.ndarray, cell: int, twin: int) -> float:
+    """Normalised cross-correlation of a cell's inside with its twin's (screen flat indices
+    into the 10x10 ``grid`` image), the best over small shifts."""
+    h, w = grid.shape[0] / 10, grid.shape[1] / 10
+    (r, c), (tr, tc) = divmod(cell, 10), divmod(twin, 10)
+    my, mx = INNER * h, INNER * w
+    sy, sx = round(SLACK * h), round(SLACK * w)
+    window = grid[int(r * h + my) : int((r + 1) * h - my), int(c * w + mx) : int((c + 1) * w - mx)]
+    template = grid[
+        int(tr * h + my) + sy : int((tr + 1) * h - my) - sy,
+        int(tc * w + mx) + sx : int((tc + 1) * w - mx) - sx,
+    ]
+    if min(template.shape[:2]) < 4:
+        return 0.0
+    match = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    best = float(match.max())
+    return best if np.isfinite(best) else 0.0
+
+
+def empty_like_twins(
+    grid: np.ndarray, symbols: np.ndarray, orientation: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unknown cells (``symbols`` 10x10, screen order) that show what their empty twin
+    shows: a 10x10 bool mask and each one's likeness (0 elsewhere)."""
+    twins = twin_cells(orientation).ravel()
+    flat = symbols.ravel()
+    found = np.zeros(100, bool)
+    alike = np.zeros(100, np.float32)
+    for cell in np.flatnonzero(flat == "?"):
+        twin = twins[cell]
+        if twin < 0 or flat[twin] != ".":
+            continue
+        alike[cell] = likeness(grid, int(cell), int(twin))
+        found[cell] = alike[cell] >= TWIN_MATCH
+    return found.reshape(10, 10), alike.reshape(10, 10)
