@@ -629,10 +629,11 @@ FADED_EDGES = 2  # ... so many of its four at most (a card lying over the cell h
 FADED_PRINT = 0.1  # ... and printing over this much of it at least (a white card shows little)
 CLIP_ROOM_DISC = 0.55  # of a cell's shorter side: a disc this wide clipped whole may be a chip
 # (chips are about 0.8 of it wide: room for a smaller disc is room for a chip's clipped part)
-CLIP_ROOM_MAX = 0.02  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
+CLIP_ROOM_MAX = 0.05  # a cell clipped over GLARED_PRINT whose clipped part has no more room for
 # that disc than this (of the cell's middle, where a chip's centre can lie) holds no chip
 # washed out whole, and shows its printing (seen: every chip hidden in clipped white has room
-# >= 0.17 there; an empty card's glare spot leaves 0.00-0.02)
+# >= 0.17 there, and no chip on a cell clipped over 0.3 of it has 0.01-0.07; an empty card's
+# glare spot leaves 0.00-0.02, or up to 0.05 between a cards art's scattered pips)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 GLARED_FAINT = 0.02  # under glare, thin strokes over this much of a cell show its printing
 CHIP_REACH = 0.2  # of a cell: how far off its centre a player puts a chip's centre, at most
