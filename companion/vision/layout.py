@@ -91,3 +91,10 @@ def faces_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
         )
         for row, ink_row in zip(layout, ink, strict=True)
     )
+
+
+def black_suit_cells(pattern: tuple[str, ...] = CLASSIC_INK, orientation: int = 0) -> np.ndarray:
+    """10x10 bool: the cells printing a black suit (spades, clubs) as they lie on screen when
+    the layout is turned ``orientation`` degrees clockwise."""
+    black = np.array([[ch == "k" for ch in row] for row in pattern], dtype=bool)
+    return np.rot90(black, -(orientation // 90))

@@ -34,6 +34,7 @@ from companion.vision.locate import lens_is_clear, locate_candidates, refine_len
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
+from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_twins
 
@@ -683,6 +684,12 @@ class BoardReader:
         if alike.any():
             symbols = np.where(alike, ".", symbols)
             conf = np.where(alike, likeness, conf)
+        # ... and red that a black suit's card cannot print is a chip
+        red_top = (feats.chip["R"] >= feats.chip["B"]) & (feats.chip["R"] >= feats.chip["G"])
+        red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
+        if red.any():
+            symbols = np.where(red, "R", symbols)
+            conf = np.where(red, RED_ON_BLACK_CONF, conf)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of

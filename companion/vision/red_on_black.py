@@ -1,0 +1,54 @@
+"""Red on a card that prints no red is a chip.
+
+The reading's doubts between red printing and a red chip (a red chip turned pink or pale by
+glare, a blurred disc no bolder than the board's own hearts) leave a cell unknown. On a card of
+a black suit no red is printed: where those doubts are the only ones and red covers a good part
+of the cell, the red is a chip's. Other red things (a hand's skin, a red card back or sleeve)
+bring signs of a cover, and those cells stay unknown. On the seen sets (4,200 frames, three
+arts) every cell of a black suit left unknown for these doubts alone, with red over >= 0.25
+of it, held a red chip (8 cells, 3 of them under a hand's shadow or glare's edge).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.vision.layout import black_suit_cells
+
+# the doubts between red ink and a red chip (``chips.classify`` causes)
+RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red"})
+RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
+RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
+
+
+def red_chips_on_black(
+    symbols: np.ndarray,
+    why: dict[str, np.ndarray],
+    red: np.ndarray,
+    red_top: np.ndarray,
+    orientation: int,
+) -> np.ndarray:
+    """The unknown cells (10x10 bool, screen order) of a black suit whose only causes
+    (``why``: the reading's cause masks) are doubts about red, with red over
+    ``RED_ON_BLACK_MIN`` of the cell (``red``) and red their strongest chip colour
+    (``red_top``)."""
+    unknown = np.asarray(symbols) == "?"
+    if not unknown.any():
+        return np.zeros_like(unknown)
+    doubt = np.zeros_like(unknown)
+    other = np.zeros_like(unknown)
+    for code, mask in why.items():
+        if code.startswith("_") or np.ndim(mask) != 2:
+            continue
+        if code in RED_DOUBTS:
+            doubt |= np.asarray(mask, bool)
+        else:
+            other |= np.asarray(mask, bool)
+    return (
+        unknown
+        & doubt
+        & ~other
+        & black_suit_cells(orientation=orientation)
+        & (red >= RED_ON_BLACK_MIN)
+        & red_top
+    )

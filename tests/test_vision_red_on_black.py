@@ -1,0 +1,76 @@
+"""Red on a black suit's card (companion.vision.red_on_black): a cell left unknown only for
+doubts between red ink and a red chip, on a card that prints no red, holds a red chip; any
+sign of a cover, too little red or another colour leaves it unknown."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_vision_support import spec_frame
+
+from companion.vision import BoardReader
+from companion.vision.layout import CLASSIC_INK, black_suit_cells
+from companion.vision.pipeline import to_canonical_grid
+from companion.vision.red_on_black import RED_ON_BLACK_MIN, red_chips_on_black
+
+B2 = (1, 1)  # canonical row 2, column B: the 5 of clubs
+E6 = (5, 4)  # the 2 of hearts
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+def test_black_suit_cells_follow_the_layout_in_every_orientation(orientation):
+    screen = black_suit_cells(orientation=orientation)
+    canon = to_canonical_grid(screen, orientation)
+    assert (canon == (np.array([list(r) for r in CLASSIC_INK]) == "k")).all()
+
+
+def _unknown_at(cell, causes=("undecided",), red=0.45, orientation=0):
+    """Screen-order inputs for one unknown cell (given in canonical order)."""
+    k = -(orientation // 90)
+    mark = np.zeros((10, 10), bool)
+    mark[cell] = True
+    mark = np.rot90(mark, k)
+    symbols = np.where(mark, "?", ".")
+    why = {code: mark.copy() for code in causes}
+    why["_veiled"] = mark.copy()  # diagnostic masks say nothing
+    return symbols, why, np.where(mark, red, 0.0), np.ones((10, 10), bool), mark
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+@pytest.mark.parametrize(
+    "causes", [("undecided",), ("pink_disc",), ("glare", "undecided"), ("washed_red",)]
+)
+def test_red_doubts_on_a_black_suit_are_a_red_chip(orientation, causes):
+    symbols, why, red, top, mark = _unknown_at(B2, causes, orientation=orientation)
+    assert (red_chips_on_black(symbols, why, red, top, orientation) == mark).all()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        dict(cell=E6),  # a red suit's card prints red: ink or chip stays a question
+        dict(causes=("undecided", "next_to_cover")),  # a hand beside it
+        dict(causes=("boundaries_gone",)),  # a card lying over it
+        dict(causes=("pink_disc", "hand_at_chip")),  # fingers on a chip
+        dict(red=RED_ON_BLACK_MIN - 0.01),  # a fringe of red, not a chip's disc
+    ],
+)
+def test_other_signs_or_other_cards_leave_the_cell_unknown(change):
+    cell = change.pop("cell", B2)
+    symbols, why, red, top, _ = _unknown_at(cell, **change)
+    assert not red_chips_on_black(symbols, why, red, top, 0).any()
+
+
+def test_red_that_is_not_the_strongest_chip_colour_is_no_red_chip():
+    symbols, why, red, _, mark = _unknown_at(B2)
+    assert not red_chips_on_black(symbols, why, red, ~mark, 0).any()
+
+
+def test_a_red_chip_turned_pink_by_glare_on_a_black_suit_reads_red():
+    """A seen text frame under glare (0.82) and blur (1.1 px): a red chip on the 6 of spades
+    (F1) turned pink read `?` (pink_disc); spades print no red."""
+    image, truth = spec_frame("red_on_black_pink_text_spec.json", written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    assert reading.cells == truth.cells
+    assert reading.cells[0][5] == "R"
