@@ -1,5 +1,6 @@
 """Twin cards (companion.vision.twins): an unknown cell that shows what its empty twin shows
-is empty; a chip, a hand or a twin that is not empty leaves it unknown."""
+is empty, and so is one that shows what another empty card of its suit shows (a few unknown
+cells only); a chip, a hand or a twin that is not empty leaves it unknown."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ from test_vision_support import CHIP_BGR, spec_frame
 from companion.classic import CLASSIC_LAYOUT
 from companion.vision import BoardReader
 from companion.vision.pipeline import to_canonical_grid
-from companion.vision.twins import TWIN_MATCH, empty_like_twins, likeness, twin_cells
+from companion.vision.twins import (
+    COUSIN_CELLS_MAX,
+    TWIN_MATCH,
+    empty_like_cousins,
+    empty_like_twins,
+    likeness,
+    twin_cells,
+)
 
 CELL_W, CELL_H = 60, 40
 
@@ -36,14 +44,17 @@ def test_each_cell_s_twin_prints_the_same_card_in_every_orientation(orientation)
     assert (to_canonical_grid(screen_codes.reshape(10, 10), orientation) == codes).all()
 
 
-def _printed_grid(seed: int = 1) -> np.ndarray:
+def _printed_grid(seed: int = 1, by_suit: bool = False) -> np.ndarray:
     """A straight 10x10 grid image (orientation 0): each card prints its own random marks in
-    red or black on white, the same marks on both of its cells, grey lines between cells."""
+    red or black on white, the same marks on both of its cells (with ``by_suit``, on every
+    card of its suit, as a mat prints one big heart), grey lines between cells."""
     rng_of = {}
     grid = np.full((10 * CELL_H, 10 * CELL_W, 3), 235, np.uint8)
     for r in range(10):
         for c in range(10):
             code = CLASSIC_LAYOUT[r][c]
+            if by_suit:
+                code = code[-1]
             rng = rng_of.setdefault(code, np.random.default_rng(abs(hash((seed, code))) % 2**32))
             state = rng.bit_generator.state
             colour = (40, 40, 200) if code[-1] in "HD" else (30, 30, 30)
@@ -98,9 +109,40 @@ def test_a_blank_twin_or_a_skin_coloured_cover_is_no_likeness():
     assert likeness(covered, cell, twin) < 0.5
 
 
+def test_a_few_unknown_cells_like_another_empty_card_of_their_suit_read_empty():
+    grid = _printed_grid(by_suit=True)
+    cell = 12  # C2, the 4 of clubs
+    twin = int(twin_cells(0).ravel()[cell])
+    symbols = np.full((10, 10), ".", "<U1")
+    symbols[divmod(cell, 10)] = "?"
+    symbols[divmod(twin, 10)] = "B"  # the twin holds a chip: no help
+    assert not empty_like_twins(grid, symbols, 0)[0].any()
+    found, alike = empty_like_cousins(grid, symbols, 0)
+    assert found[divmod(cell, 10)] and alike[divmod(cell, 10)] >= TWIN_MATCH
+    assert found.sum() == 1
+    # a chip on the cell matches no empty card of its suit
+    r, c = divmod(cell, 10)
+    with_chip = grid.copy()
+    cv2.circle(
+        with_chip, (c * CELL_W + CELL_W // 2, r * CELL_H + CELL_H // 2), 14, CHIP_BGR["R"], -1
+    )
+    assert not empty_like_cousins(with_chip, symbols, 0)[0].any()
+    # more unknown cells than a few are a hand over the board: none is looked at
+    many = symbols.copy()
+    many[5, 2 : 2 + COUSIN_CELLS_MAX] = "?"
+    assert (many == "?").sum() > COUSIN_CELLS_MAX
+    assert not empty_like_cousins(grid, many, 0)[0].any()
+    # ... free corners read unknown do not count
+    corners = symbols.copy()
+    corners[[0, 0, 9, 9], [0, 9, 0, 9]] = "?"
+    assert empty_like_cousins(grid, corners, 0)[0][divmod(cell, 10)]
+
+
 @pytest.mark.parametrize(
     "name",
     [
+        "cousin_blurred_heart_mat_spec.json",  # blurred big hearts, their twins under chips
+        "cousin_blurred_heart_mat_2_spec.json",
         "twin_big_heart_mat_spec.json",  # a mat's big printed heart left undecided
         "twin_pink_heart_mat_spec.json",  # a printed heart turned pink by glare
         "twin_boundaries_gone_mat_spec.json",  # lines faded by glare, and its neighbour
@@ -110,8 +152,9 @@ def test_a_blank_twin_or_a_skin_coloured_cover_is_no_likeness():
 )
 def test_a_cell_left_unknown_that_shows_its_empty_twin_s_picture_reads_empty(name):
     """Seen frames without hands, each exact but for a few unknown empty cells (the cause in
-    the comments above): every such cell's twin card reads empty elsewhere on the board, and
-    the cell shows the same picture. All five read a `?` without the twins."""
+    the comments above): every such cell's twin card (or, where the twin holds a chip, another
+    card of its suit) reads empty elsewhere on the board, and the cell shows the same picture.
+    All seven read a `?` without them."""
     image, truth = spec_frame(name, written=True)
     reading = BoardReader().read(image)
     assert reading.board_found

@@ -36,7 +36,7 @@ from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.stats import median, percentile_u8
-from companion.vision.twins import empty_like_twins
+from companion.vision.twins import empty_like_cousins, empty_like_twins
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
@@ -680,10 +680,12 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
-        alike, likeness = empty_like_twins(grid, symbols, self.orientation)
-        if alike.any():
-            symbols = np.where(alike, ".", symbols)
-            conf = np.where(alike, likeness, conf)
+        # (or, on arts that print a suit alike on all its cards, as another empty card of it)
+        for look in (empty_like_twins, empty_like_cousins):
+            alike, likeness = look(grid, symbols, self.orientation)
+            if alike.any():
+                symbols = np.where(alike, ".", symbols)
+                conf = np.where(alike, likeness, conf)
         # ... and red that a black suit's card cannot print is a chip
         red_top = (feats.chip["R"] >= feats.chip["B"]) & (feats.chip["R"] >= feats.chip["G"])
         red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)

@@ -1,5 +1,5 @@
 """Twin cards: every card but the jacks is printed twice on the classic board, so an empty cell
-looks like its twin.
+looks like its twin (and, on many arts, like the other empty cards of its suit).
 
 The reading's doubts (a line faded by glare, a hand on the next cell, a big printed heart that
 might be a washed-out red chip) leave a cell unknown. Where its twin reads empty and the cell's
@@ -8,6 +8,12 @@ and a colder or warmer lamp change the level and contrast, not the picture), not
 it: a chip, a hand or a card over the printing breaks the likeness (a chip on a cell whose twin
 is empty correlates at most 0.72 with it on 1,100 rendered frames, empty twins at 0.99 as a
 rule). This is the empty-board reference a calibration gives, taken from the board itself.
+
+Where the twin holds a chip, the other cards of the same suit read empty stand in for it on arts
+that print a suit the same way on every card of it (a mat's big heart, a rank-and-suit text);
+a cards art's pips differ by rank and seldom match, which leaves the cell unknown. Each look
+costs a template match (~25-40 us), so the cousins are looked at only when a few cells are
+unknown: more are a hand over the board, which the next frames read.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ TWIN_MATCH = 0.85  # an unknown cell this alike its empty twin is empty
 INNER = 0.12  # of a cell's width and height left out on each side: its border and lines
 SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or two off still
 # lines the two pictures up
+COUSIN_CELLS_MAX = 4  # unknown cells compared with their suit's other empty cards, at most
 
 
 @functools.cache
@@ -36,6 +43,14 @@ def _canonical_twins() -> np.ndarray:
         if code != "W" and len(others) == 1:
             twins[i] = others[0]
     return twins.reshape(10, 10)
+
+
+@functools.cache
+def suit_cells(orientation: int) -> np.ndarray:
+    """10x10 str in screen order for a board turned ``orientation`` degrees clockwise: each
+    cell's suit letter (``S``, ``C``, ``H``, ``D``), ``W`` on the free corners."""
+    suits = np.array([[code[-1] for code in row] for row in CLASSIC_LAYOUT])
+    return np.rot90(suits, -(orientation // 90))
 
 
 @functools.cache
@@ -84,4 +99,30 @@ def empty_like_twins(
             continue
         alike[cell] = likeness(grid, int(cell), int(twin))
         found[cell] = alike[cell] >= TWIN_MATCH
+    return found.reshape(10, 10), alike.reshape(10, 10)
+
+
+def empty_like_cousins(
+    grid: np.ndarray, symbols: np.ndarray, orientation: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unknown cells (``symbols`` 10x10, screen order; at most ``COUSIN_CELLS_MAX`` of
+    them, else none are looked at) that show what another empty card of their suit shows (the
+    twin left out: :func:`empty_like_twins` looked at it): a 10x10 bool mask and each one's
+    likeness (0 elsewhere)."""
+    flat = symbols.ravel()
+    found = np.zeros(100, bool)
+    alike = np.zeros(100, np.float32)
+    suits, twins = suit_cells(orientation).ravel(), twin_cells(orientation).ravel()
+    unknown = np.flatnonzero((flat == "?") & (suits != "W"))  # (a free corner holds nothing)
+    if len(unknown) > COUSIN_CELLS_MAX:
+        return found.reshape(10, 10), alike.reshape(10, 10)
+    empty = flat == "."
+    for cell in unknown:
+        for other in np.flatnonzero(empty & (suits == suits[cell])):
+            if other == twins[cell]:
+                continue
+            alike[cell] = max(alike[cell], likeness(grid, int(cell), int(other)))
+            if alike[cell] >= TWIN_MATCH:
+                found[cell] = True
+                break
     return found.reshape(10, 10), alike.reshape(10, 10)
