@@ -49,6 +49,12 @@ def to_canonical_grid(screen_grid: np.ndarray, orientation: int) -> np.ndarray:
     return np.rot90(screen_grid, _quarter_turns(orientation))
 
 
+def to_screen_grid(canonical_grid: np.ndarray, orientation: int) -> np.ndarray:
+    """A 10x10 array in canonical rows and columns -> as it lies on screen (the inverse of
+    :func:`to_canonical_grid`)."""
+    return np.rot90(canonical_grid, -_quarter_turns(orientation))
+
+
 def orientation_of(canonical: np.ndarray) -> int:
     """The orientation implied by canonical corners: where A1 sits in the screen order."""
     order = order_quad(canonical)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.geometry import to_screen_grid
+
 # r = red suit, k = black suit, * = free corner.  Row 1 first, column A first.
 CLASSIC_INK = (
     "*kkkkkkkk*",
@@ -77,7 +79,7 @@ def face_cells(pattern: tuple[str, ...] = CLASSIC_FACES, orientation: int = 0) -
     """10x10 bool: the picture cards (kings, queens) as they lie on screen when the layout is
     turned ``orientation`` degrees clockwise (0, 90, 180, 270)."""
     faces = np.array([[ch == "f" for ch in row] for row in pattern], dtype=bool)
-    return np.rot90(faces, -(orientation // 90))
+    return to_screen_grid(faces, orientation)
 
 
 def faces_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
@@ -97,4 +99,4 @@ def black_suit_cells(pattern: tuple[str, ...] = CLASSIC_INK, orientation: int = 
     """10x10 bool: the cells printing a black suit (spades, clubs) as they lie on screen when
     the layout is turned ``orientation`` degrees clockwise."""
     black = np.array([[ch == "k" for ch in row] for row in pattern], dtype=bool)
-    return np.rot90(black, -(orientation // 90))
+    return to_screen_grid(black, orientation)

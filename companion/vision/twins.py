@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.classic import CLASSIC_LAYOUT
+from companion.vision.geometry import to_screen_grid
 
 TWIN_MATCH = 0.85  # an unknown cell this alike its empty twin is empty
 INNER = 0.12  # of a cell's width and height left out on each side: its border and lines
@@ -49,19 +50,20 @@ def _canonical_twins() -> np.ndarray:
 def suit_cells(orientation: int) -> np.ndarray:
     """10x10 str in screen order for a board turned ``orientation`` degrees clockwise: each
     cell's suit letter (``S``, ``C``, ``H``, ``D``), ``W`` on the free corners."""
-    suits = np.array([[code[-1] for code in row] for row in CLASSIC_LAYOUT])
-    return np.rot90(suits, -(orientation // 90))
+    return to_screen_grid(
+        np.array([[code[-1] for code in row] for row in CLASSIC_LAYOUT]), orientation
+    )
 
 
 @functools.cache
 def twin_cells(orientation: int) -> np.ndarray:
     """10x10 int in screen order for a board turned ``orientation`` degrees clockwise: the
     screen flat index of each cell's twin, -1 where there is none."""
-    k = -(orientation // 90)
-    canon_index = np.arange(100).reshape(10, 10)
     screen_of_canon = np.empty(100, np.int64)
-    screen_of_canon[np.rot90(canon_index, k).ravel()] = np.arange(100)
-    twins = np.rot90(_canonical_twins(), k)
+    screen_of_canon[to_screen_grid(np.arange(100).reshape(10, 10), orientation).ravel()] = (
+        np.arange(100)
+    )
+    twins = to_screen_grid(_canonical_twins(), orientation)
     return np.where(twins >= 0, screen_of_canon[np.maximum(twins, 0)], -1)
 
 
