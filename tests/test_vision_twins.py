@@ -4,6 +4,8 @@ cells only); a chip, a hand or a twin that is not empty leaves it unknown."""
 
 from __future__ import annotations
 
+import zlib
+
 import cv2
 import numpy as np
 import pytest
@@ -44,18 +46,18 @@ def test_each_cell_s_twin_prints_the_same_card_in_every_orientation(orientation)
     assert (to_canonical_grid(screen_codes.reshape(10, 10), orientation) == codes).all()
 
 
-def _printed_grid(seed: int = 1, by_suit: bool = False) -> np.ndarray:
+def _printed_grid(seed: int = 1, alike: str = "card") -> np.ndarray:
     """A straight 10x10 grid image (orientation 0): each card prints its own random marks in
-    red or black on white, the same marks on both of its cells (with ``by_suit``, on every
-    card of its suit, as a mat prints one big heart), grey lines between cells."""
+    red or black on white, the same marks on both of its cells (with ``alike="suit"``, on
+    every card of its suit, as a mat prints one big heart; ``"rank"``, on every card of its
+    rank, as a cards art lays out a rank's pips), grey lines between cells."""
     rng_of = {}
     grid = np.full((10 * CELL_H, 10 * CELL_W, 3), 235, np.uint8)
     for r in range(10):
         for c in range(10):
             code = CLASSIC_LAYOUT[r][c]
-            if by_suit:
-                code = code[-1]
-            rng = rng_of.setdefault(code, np.random.default_rng(abs(hash((seed, code))) % 2**32))
+            key = {"card": code, "suit": code[-1], "rank": code[0]}[alike]
+            rng = rng_of.setdefault(key, np.random.default_rng([seed, zlib.crc32(key.encode())]))
             state = rng.bit_generator.state
             colour = (40, 40, 200) if code[-1] in "HD" else (30, 30, 30)
             x0, y0 = c * CELL_W, r * CELL_H
@@ -109,8 +111,9 @@ def test_a_blank_twin_or_a_skin_coloured_cover_is_no_likeness():
     assert likeness(covered, cell, twin) < 0.5
 
 
-def test_a_few_unknown_cells_like_another_empty_card_of_their_suit_read_empty():
-    grid = _printed_grid(by_suit=True)
+@pytest.mark.parametrize("alike", ["suit", "rank"])
+def test_a_few_unknown_cells_like_another_empty_card_of_their_rank_or_suit_read_empty(alike):
+    grid = _printed_grid(alike=alike)
     cell = 12  # C2, the 4 of clubs
     twin = int(twin_cells(0).ravel()[cell])
     symbols = np.full((10, 10), ".", "<U1")

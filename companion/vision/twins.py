@@ -9,11 +9,11 @@ it: a chip, a hand or a card over the printing breaks the likeness (a chip on a 
 is empty correlates at most 0.72 with it on 1,100 rendered frames, empty twins at 0.99 as a
 rule). This is the empty-board reference a calibration gives, taken from the board itself.
 
-Where the twin holds a chip, the other cards of the same suit read empty stand in for it on arts
-that print a suit the same way on every card of it (a mat's big heart, a rank-and-suit text);
-a cards art's pips differ by rank and seldom match, which leaves the cell unknown. Each look
-costs a template match (~25-40 us), so the cousins are looked at only when a few cells are
-unknown: more are a hand over the board, which the next frames read.
+Where the twin holds a chip, the other cards of the same rank or suit read empty stand in for
+it: a cards art lays out the pips of a rank alike in every suit, a mat prints the same big heart
+on every heart card, a text board the same rank or suit symbol. Each look costs a template
+match (~25-40 us), so these cousins are looked at only when a few cells are unknown: more are a
+hand over the board, which the next frames read.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ TWIN_MATCH = 0.85  # an unknown cell this alike its empty twin is empty
 INNER = 0.12  # of a cell's width and height left out on each side: its border and lines
 SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or two off still
 # lines the two pictures up
-COUSIN_CELLS_MAX = 4  # unknown cells compared with their suit's other empty cards, at most
+COUSIN_CELLS_MAX = 4  # unknown cells compared with their rank's and suit's other cards, at most
 
 
 @functools.cache
@@ -47,12 +47,13 @@ def _canonical_twins() -> np.ndarray:
 
 
 @functools.cache
-def suit_cells(orientation: int) -> np.ndarray:
-    """10x10 str in screen order for a board turned ``orientation`` degrees clockwise: each
-    cell's suit letter (``S``, ``C``, ``H``, ``D``), ``W`` on the free corners."""
-    return to_screen_grid(
-        np.array([[code[-1] for code in row] for row in CLASSIC_LAYOUT]), orientation
-    )
+def card_cells(orientation: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two 10x10 str arrays in screen order for a board turned ``orientation`` degrees
+    clockwise: each cell's rank (``A``, ``2``..``9``, ``T``, ``Q``, ``K``) and suit letter
+    (``S``, ``C``, ``H``, ``D``); ``W`` for both on the free corners."""
+    ranks = np.array([[code[0] for code in row] for row in CLASSIC_LAYOUT])
+    suits = np.array([[code[-1] for code in row] for row in CLASSIC_LAYOUT])
+    return to_screen_grid(ranks, orientation), to_screen_grid(suits, orientation)
 
 
 @functools.cache
@@ -108,21 +109,24 @@ def empty_like_cousins(
     grid: np.ndarray, symbols: np.ndarray, orientation: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells (``symbols`` 10x10, screen order; at most ``COUSIN_CELLS_MAX`` of
-    them, else none are looked at) that show what another empty card of their suit shows (the
-    twin left out: :func:`empty_like_twins` looked at it): a 10x10 bool mask and each one's
-    likeness (0 elsewhere)."""
+    them, else none are looked at) that show what another empty card of their rank or suit
+    shows (the twin left out: :func:`empty_like_twins` looked at it): a 10x10 bool mask and
+    each one's likeness (0 elsewhere)."""
     flat = symbols.ravel()
     found = np.zeros(100, bool)
     alike = np.zeros(100, np.float32)
-    suits, twins = suit_cells(orientation).ravel(), twin_cells(orientation).ravel()
+    ranks, suits = (cells.ravel() for cells in card_cells(orientation))
+    twins = twin_cells(orientation).ravel()
     unknown = np.flatnonzero((flat == "?") & (suits != "W"))  # (a free corner holds nothing)
     if len(unknown) > COUSIN_CELLS_MAX:
         return found.reshape(10, 10), alike.reshape(10, 10)
     empty = flat == "."
     for cell in unknown:
-        for other in np.flatnonzero(empty & (suits == suits[cell])):
-            if other == twins[cell]:
-                continue
+        others = empty & (np.arange(100) != twins[cell])
+        # the same rank first (a few cards, whose pips lie alike), then the same suit
+        same_rank = np.flatnonzero(others & (ranks == ranks[cell]))
+        same_suit = np.flatnonzero(others & (suits == suits[cell]) & (ranks != ranks[cell]))
+        for other in np.concatenate([same_rank, same_suit]):
             alike[cell] = max(alike[cell], likeness(grid, int(cell), int(other)))
             if alike[cell] >= TWIN_MATCH:
                 found[cell] = True
