@@ -680,16 +680,18 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
-        # (or, on arts that print a suit alike on all its cards, as another empty card of it)
+        # (or as another empty card of its rank or suit)
         for look in (empty_like_twins, empty_like_cousins):
             alike, likeness = look(grid, symbols, self.orientation)
             if alike.any():
                 symbols = np.where(alike, ".", symbols)
                 conf = np.where(alike, likeness, conf)
-        # ... and red that a black suit's card cannot print is a chip
-        red_top = (feats.chip["R"] >= feats.chip["B"]) & (feats.chip["R"] >= feats.chip["G"])
-        red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
-        if red.any():
+        # ... and red that a black suit's card cannot print is a chip (only unknown cells are
+        # looked at: most frames of a fixed camera have none)
+        if (symbols == "?").any():
+            chip = feats.chip
+            red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
+            red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
             symbols = np.where(red, "R", symbols)
             conf = np.where(red, RED_ON_BLACK_CONF, conf)
         if judge:
