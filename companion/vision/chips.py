@@ -1598,7 +1598,9 @@ def classify(
     cell" (boundaries gone, a hand at a chip): used to judge whether a located grid is right.
 
     ``why`` (a dict) receives, by name, the 10x10 masks of every reason a cell became ``?``
-    (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis.
+    (``foreign_border``, ``boundaries_gone``, ``glare``, ``undecided``, ...), for diagnosis;
+    underscored entries are not reasons: ``_read`` and ``_read_conf`` hold the reading before its
+    doubts (for a doubt found baseless later), the others what explained faded signs away.
 
     ``faces`` (10x10 bool, screen order; ``layout.face_cells``) marks the picture cards once
     the orientation is known: the skin their faces show is the board's own.
@@ -2128,6 +2130,8 @@ def classify(
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis
         why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
+        # ... and the reading before its doubts (a doubt found baseless later is lifted)
+        why.update(_read=symbols.copy(), _read_conf=conf.copy())
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing
     return symbols, conf

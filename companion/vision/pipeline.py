@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import unknown_reasons
+from companion.vision.cleared_covers import chips_beside_cleared
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
@@ -681,11 +682,17 @@ class BoardReader:
             self._last_vote = vote
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
+        before = symbols
         for look in (empty_like_twins, empty_like_cousins):
             alike, likeness = look(grid, symbols, self.orientation)
             if alike.any():
                 symbols = np.where(alike, ".", symbols)
                 conf = np.where(alike, likeness, conf)
+        # ... and a chip doubted only for lying beside such a cell reads what it showed
+        if symbols is not before:
+            back = chips_beside_cleared(symbols, before, why)
+            symbols = np.where(back, why["_read"], symbols)
+            conf = np.where(back, why["_read_conf"], conf)
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
