@@ -1,6 +1,8 @@
-"""A chip doubted only for lying beside a covered cell reads what it shows once the twin rules
-find that cell an empty card (companion.vision.cleared_covers); a doubt with another cause,
-another unknown cell or glare beside it stays."""
+"""A chip doubted only for lying beside a covered cell reads what it shows once that cell is
+read after all (an empty card like its twin, a chip that hid its own lines), and so does a chip
+whose only doubt is its own lines gone with at most one unknown cell around it
+(companion.vision.cleared_covers); a doubt with another cause, more unknown cells or glare
+beside it stays."""
 
 from __future__ import annotations
 
@@ -9,7 +11,11 @@ import pytest
 from test_vision_support import spec_frame
 
 from companion.vision import BoardReader
-from companion.vision.cleared_covers import chips_beside_cleared
+from companion.vision.cleared_covers import (
+    LINES_ALONE_MAX,
+    chips_beside_cleared,
+    chips_hiding_lines,
+)
 
 
 def _case():
@@ -72,9 +78,58 @@ def test_a_cleared_cell_two_cells_away_says_nothing():
     assert not chips_beside_cleared(symbols, before, why).any()
 
 
+def _lines_case():
+    """E5 (screen row 4, column 4) shows a green chip whose boundaries are gone."""
+    symbols = np.full((10, 10), ".", "<U1")
+    symbols[4, 4] = "?"
+    read = np.full((10, 10), ".", "<U1")
+    read[4, 4] = "G"
+    gone = np.zeros((10, 10), bool)
+    gone[4, 4] = True
+    why = {"boundaries_gone": gone, "next_to_cover": np.zeros((10, 10), bool), "_read": read}
+    return symbols, why
+
+
+def test_a_chip_hiding_its_own_lines_reads_alone_or_beside_one_unknown_cell():
+    symbols, why = _lines_case()
+    assert chips_hiding_lines(symbols, symbols, why)[4, 4]
+    symbols[0, 0] = symbols[9, 9] = "?"  # the free corners do not count
+    symbols[5, 5] = "?"  # the chip beside it, doubted for lying beside it
+    assert LINES_ALONE_MAX == 1
+    back = chips_hiding_lines(symbols, symbols, why)
+    assert back.sum() == 1 and back[4, 4]
+    # ... which is then read beside a cell read after all
+    why["next_to_cover"][5, 5] = True
+    why["_read"][5, 5] = "B"
+    lifted = np.where(back, why["_read"], symbols)
+    assert chips_beside_cleared(lifted, symbols, why)[5, 5]
+
+
+def test_a_chip_with_its_lines_gone_among_unknown_cells_stays_unknown():
+    symbols, why = _lines_case()
+    symbols[3, 3:6] = "?"  # a hand or a card over the row above: its lines are gone too
+    assert not chips_hiding_lines(symbols, symbols, why).any()
+    symbols, why = _lines_case()
+    why["foreign_border"] = why["boundaries_gone"].copy()  # a second sign of a cover
+    assert not chips_hiding_lines(symbols, symbols, why).any()
+    symbols, why = _lines_case()
+    why["_read"][4, 4] = "."  # no chip to read
+    assert not chips_hiding_lines(symbols, symbols, why).any()
+
+
+def test_a_chip_at_the_board_s_edge_counts_only_the_cells_on_the_board():
+    symbols, why = _lines_case()
+    symbols[4, 4], why["boundaries_gone"][4, 4], why["_read"][4, 4] = ".", False, "."
+    symbols[0, 5] = "?"
+    why["boundaries_gone"][0, 5], why["_read"][0, 5] = True, "R"
+    symbols[1, 5] = "?"  # one unknown neighbour; nothing beyond the edge counts
+    assert chips_hiding_lines(symbols, symbols, why)[0, 5]
+
+
 @pytest.mark.parametrize(
     "name",
     [
+        "cleared_chip_hiding_lines_mat_spec.json",  # C1 lines gone, C2 beside it
         "cleared_off_centre_chip_text_spec.json",
         "cleared_off_centre_chip_mat_spec.json",
         "cleared_off_centre_chips_text_2_spec.json",  # three chips, three cleared cells

@@ -144,11 +144,16 @@ GLARED = (7613000, 7613005, 7613014)
 
 
 @pytest.mark.parametrize("seed", GLARED)
-def test_a_rendered_board_under_a_glare_spot_reads_exactly(seed, monkeypatch):
+def test_a_rendered_board_under_a_glare_spot_reads_exactly(seed):
     image, truth = render_frame(_spec(seed, 0.75))
     assert not np.asarray(truth.occluded).any()  # no cell lies under clipped glare
     assert BoardReader().read(image).cells == list(truth.cells)
-    # ... which the same reading without taking the glare off does not
+
+
+def test_without_taking_the_glare_off_a_glared_board_reads_unknown_cells(monkeypatch):
+    """The first of those boards read without the glare taken off leaves cells unknown
+    (boundaries faded beside off-centre chips; the others now read right without it too)."""
+    image, truth = render_frame(_spec(GLARED[0], 0.75))
     for module in (chips, pipeline):  # where the reading measures the veil
         monkeypatch.setattr(module, "estimate_veil", lambda grid: None)
     assert "?" in "".join(BoardReader().read(image).cells)

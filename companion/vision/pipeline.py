@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import unknown_reasons
-from companion.vision.cleared_covers import chips_beside_cleared
+from companion.vision.cleared_covers import chips_beside_cleared, chips_hiding_lines
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
@@ -688,11 +688,14 @@ class BoardReader:
             if alike.any():
                 symbols = np.where(alike, ".", symbols)
                 conf = np.where(alike, likeness, conf)
-        # ... and a chip doubted only for lying beside such a cell reads what it showed
-        if symbols is not before:
-            back = chips_beside_cleared(symbols, before, why)
-            symbols = np.where(back, why["_read"], symbols)
-            conf = np.where(back, why["_read_conf"], conf)
+        # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
+        # such cells reads what it showed (only unknown cells are looked at)
+        if (symbols == "?").any():
+            for lift in (chips_hiding_lines, chips_beside_cleared):
+                back = lift(symbols, before, why)
+                if back.any():
+                    symbols = np.where(back, why["_read"], symbols)
+                    conf = np.where(back, why["_read_conf"], conf)
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
