@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import unknown_reasons
-from companion.vision.cleared_covers import chips_beside_cleared, chips_hiding_lines
+from companion.vision.cleared_covers import chips_beside_no_cover, chips_hiding_lines
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
@@ -682,17 +682,17 @@ class BoardReader:
             self._last_vote = vote
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
-        before = symbols
         for look in (empty_like_twins, empty_like_cousins):
             alike, likeness = look(grid, symbols, self.orientation)
             if alike.any():
                 symbols = np.where(alike, ".", symbols)
                 conf = np.where(alike, likeness, conf)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
-        # such cells reads what it showed (only unknown cells are looked at)
+        # a cover, with none left around it, reads what it showed (only unknown cells are
+        # looked at)
         if (symbols == "?").any():
-            for lift in (chips_hiding_lines, chips_beside_cleared):
-                back = lift(symbols, before, why)
+            for lift in (chips_hiding_lines, chips_beside_no_cover):
+                back = lift(symbols, why)
                 if back.any():
                     symbols = np.where(back, why["_read"], symbols)
                     conf = np.where(back, why["_read_conf"], conf)
