@@ -1,7 +1,8 @@
 """The second, closer look that runs only when the first finds no readable board."""
 
+import cv2
 import numpy as np
-from test_vision_support import cli_frame, confidently_wrong, spec_frame
+from test_vision_support import DATA, cli_frame, confidently_wrong, spec_frame
 
 from companion.render import random_spec, render_frame
 from companion.tracking.bench import _game_spec
@@ -112,3 +113,46 @@ def test_a_grid_with_a_chip_on_a_free_corner_and_unlike_corners_is_no_board():
     reading = analyze_image(image)
     if reading.board_found:
         assert confidently_wrong(reading, truth.cells) == []
+
+
+def test_a_weakly_located_grid_reading_just_plausibly_is_not_reported():
+    from companion.vision.pipeline import (
+        WEAK_GRID_PLAUSIBLE,
+        WEAK_LINES,
+        Judgement,
+        TrialReading,
+        _acceptable,
+    )
+
+    parts = Judgement(0.64, 0.56, 0.22, 0.0, 0.07, 0.12, 0, False)  # the frame below's
+
+    def trial(plausibility, lines):
+        return TrialReading(plausibility, None, None, None, [], parts, lines)
+
+    assert _acceptable(trial(0.49, 0.9), 0.64, None)  # a well located grid reads plausibly
+    assert not _acceptable(trial(0.49, 0.5), 0.64, None)  # half its lines unexplained
+    assert _acceptable(trial(WEAK_GRID_PLAUSIBLE + 0.5, WEAK_LINES - 0.1), 0.64, None)
+    assert _acceptable(trial(0.49, 0.0), 0.64, None)  # (0: a moved grid, lines not measured)
+    assert _acceptable(trial(0.1, 0.5), 0.64, 90)  # a calibration says board
+
+
+def test_an_outline_run_onto_the_table_is_passed_over_for_the_board_s_own():
+    """A frame of a fresh set (seed 8080924, frame 124; 1280x720 JPEG, mat art, tilt 32°):
+    the card blobs' hull ran onto the wood beside the board (corners up to 88 px off, half
+    of its lines unexplained) and read plausibly enough, 40 cells wrong. Now that grid is not
+    reported, and the closer look finds the board's own outline and reads it exactly."""
+    image = cv2.imread(str(DATA / "weak_lines_outline_on_table_mat.jpg"))
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == 180
+    assert reading.cells == [
+        "*BGG...R.*",
+        "..G...B..R",
+        "G.R..GG.B.",
+        ".BGBR.G..G",
+        "..RR..R.G.",
+        "GB......R.",
+        "..G.R..BG.",
+        "G.B.B...RR",
+        "..B..G.R.B",
+        "*.B...R.G*",
+    ]
