@@ -41,13 +41,19 @@ def _around(cells: np.ndarray) -> np.ndarray:
     return cv2.dilate(np.asarray(cells, np.uint8), AROUND) > 0
 
 
-def _only(cause: str, unknown: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
-    """The unknown cells doubted for ``cause`` alone, read as a chip before their doubts."""
+def _doubted_only(
+    cause: str, symbols: np.ndarray, why: dict[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``cause`` alone
+    that were read as a chip before their doubts."""
+    unknown = np.asarray(symbols) == "?"
+    if cause not in why or "_read" not in why or not unknown.any():
+        return unknown, np.zeros_like(unknown)
     only = unknown & np.asarray(why[cause], bool)
     for code, mask in why.items():
         if code != cause and not code.startswith("_") and np.ndim(mask) == 2:
             only &= ~np.asarray(mask, bool)
-    return only & np.isin(why["_read"], CHIP_SYMBOLS)
+    return unknown, only & np.isin(why["_read"], CHIP_SYMBOLS)
 
 
 def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
@@ -55,10 +61,7 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
     (the reading before its doubts; ``why``: ``chips.classify``'s cause masks): doubted only
     for their boundaries gone, read as a chip before that, with at most ``LINES_ALONE_MAX``
     unknown cells around them (the free corners' emblems are no cover)."""
-    unknown = np.asarray(symbols) == "?"
-    if LINES_GONE not in why or "_read" not in why or not unknown.any():
-        return np.zeros_like(unknown)
-    only = _only(LINES_GONE, unknown, why)
+    unknown, only = _doubted_only(LINES_GONE, symbols, why)
     if not only.any():
         return only
     counted = unknown.astype(np.float32)
@@ -72,10 +75,7 @@ def chips_beside_no_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np
     """The unknown cells (10x10 bool, screen order) of ``symbols`` to read as ``why["_read"]``:
     doubted only for lying beside a cover, read as a chip before that, with no unknown cell
     around them but others doubted the same way (and the free corners)."""
-    unknown = np.asarray(symbols) == "?"
-    if BESIDE_COVER not in why or "_read" not in why or not unknown.any():
-        return np.zeros_like(unknown)
-    only = _only(BESIDE_COVER, unknown, why)
+    unknown, only = _doubted_only(BESIDE_COVER, symbols, why)
     if not only.any():
         return only
     still = unknown & ~only
