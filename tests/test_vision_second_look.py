@@ -8,7 +8,14 @@ from companion.render import random_spec, render_frame
 from companion.tracking.bench import _game_spec
 from companion.vision import analyze_image
 from companion.vision.locate import locate_candidates
-from companion.vision.pipeline import _clear_ink
+from companion.vision.pipeline import (
+    WEAK_GRID_PLAUSIBLE,
+    WEAK_LINES,
+    Judgement,
+    TrialReading,
+    _acceptable,
+    _clear_ink,
+)
 
 
 def test_a_small_board_missed_by_the_first_look_is_found_and_read_without_errors():
@@ -116,14 +123,6 @@ def test_a_grid_with_a_chip_on_a_free_corner_and_unlike_corners_is_no_board():
 
 
 def test_a_weakly_located_grid_reading_just_plausibly_is_not_reported():
-    from companion.vision.pipeline import (
-        WEAK_GRID_PLAUSIBLE,
-        WEAK_LINES,
-        Judgement,
-        TrialReading,
-        _acceptable,
-    )
-
     parts = Judgement(0.64, 0.56, 0.22, 0.0, 0.07, 0.12, 0, False)  # the frame below's
 
     def trial(plausibility, lines):
