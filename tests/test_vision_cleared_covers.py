@@ -84,6 +84,22 @@ def test_a_chip_hiding_its_own_lines_reads_alone_or_beside_one_unknown_cell():
     assert chips_beside_no_cover(lifted, why)[5, 5]
 
 
+def test_chips_doubted_beside_a_chip_hiding_its_lines_do_not_count_as_its_cover():
+    symbols, why = _reading((4, 4), "boundaries_gone", chip="G")
+    for cell in ((3, 4), (4, 5)):  # two chips doubted for lying beside it
+        symbols[cell], why["next_to_cover"][cell], why["_read"][cell] = "?", True, "R"
+    back = chips_hiding_lines(symbols, why)
+    assert back.sum() == 1 and back[4, 4]
+    lifted = np.where(back, why["_read"], symbols)
+    assert chips_beside_no_cover(lifted, why).sum() == 2
+    # ... while two cells unknown for other reasons are a cover's
+    why["foreign_border"] = np.zeros((10, 10), bool)
+    why["foreign_border"][3, 4] = True
+    assert chips_hiding_lines(symbols, why)[4, 4]  # one is allowed
+    why["foreign_border"][4, 5] = True
+    assert not chips_hiding_lines(symbols, why).any()
+
+
 def test_a_chip_with_its_lines_gone_among_unknown_cells_stays_unknown():
     symbols, why = _reading((4, 4), "boundaries_gone", chip="G")
     symbols[3, 3:6] = "?"  # a hand or a card over the row above: its lines are gone too
@@ -107,6 +123,7 @@ def test_a_chip_at_the_board_s_edge_counts_only_the_cells_on_the_board():
     "name",
     [
         "cleared_chip_hiding_lines_mat_spec.json",  # C1 lines gone, C2 beside it
+        "cleared_chip_hiding_lines_cards_spec.json",  # G2 lines gone, G1 and H2 beside it
         "cleared_off_centre_chip_text_spec.json",  # beside a card its twin cleared
         "cleared_off_centre_chip_mat_spec.json",
         "cleared_off_centre_chips_text_2_spec.json",  # three chips, three cleared cells
