@@ -80,6 +80,29 @@ def cause_text(code: str) -> str:
     return CAUSE_TEXT.get(code, code.replace("_", " "))
 
 
+def cause_masks(why: dict) -> dict[str, np.ndarray]:
+    """The cause masks of ``why`` (``chips.classify``'s, screen order) as 10x10 bool arrays;
+    diagnostic entries (names starting with ``_``) are left out."""
+    return {
+        code: np.asarray(mask, bool)
+        for code, mask in why.items()
+        if not code.startswith("_") and np.ndim(mask) == 2
+    }
+
+
+def held_only_by(why: dict, codes) -> np.ndarray:
+    """The cells (10x10 bool, screen order) that some of the causes ``codes`` hold and no other
+    cause of ``why`` does."""
+    held = np.zeros((10, 10), bool)
+    other = np.zeros((10, 10), bool)
+    for code, mask in cause_masks(why).items():
+        if code in codes:
+            held |= mask
+        else:
+            other |= mask
+    return held & ~other
+
+
 def unknown_reasons(
     cells: list[str], why: dict[str, np.ndarray], orientation: int
 ) -> dict[str, tuple[str, ...]]:
@@ -91,9 +114,9 @@ def unknown_reasons(
         return {}
     order = {code: i for i, code in enumerate(CAUSE_TEXT)}
     masks = {
-        code: to_canonical_grid(np.asarray(mask), orientation)
-        for code, mask in why.items()
-        if not code.startswith("_") and np.ndim(mask) == 2 and np.asarray(mask).any()
+        code: to_canonical_grid(mask, orientation)
+        for code, mask in cause_masks(why).items()
+        if mask.any()
     }
     out = {}
     for r, c in unknown:

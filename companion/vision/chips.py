@@ -2130,8 +2130,9 @@ def classify(
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis
         why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
-        # ... and the reading before its doubts (a doubt found baseless later is lifted)
-        why.update(_read=symbols.copy(), _read_conf=conf.copy())
+        if unsure.any():
+            # ... and the reading before its doubts (a doubt found baseless later is lifted)
+            why.update(_read=symbols.copy(), _read_conf=conf.copy())
     symbols[unsure] = "?"
     conf[unsure] = 0.0  # an unknown cell claims nothing
     return symbols, conf

@@ -27,18 +27,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.causes import held_only_by
+from companion.vision.chips import CORNERS, _beside
 from companion.vision.colour import CHIP_SYMBOLS
 
-AROUND = np.ones((3, 3), np.uint8)  # a cell and its 8 neighbours (``chips._beside``)
 # the doubts (``chips.classify`` causes) that may be lifted
 BESIDE_COVER = "next_to_cover"
 LINES_GONE = "boundaries_gone"
-CORNER_ROWS, CORNER_COLS = [0, 0, 9, 9], [0, 9, 0, 9]  # the free corners
 LINES_ALONE_MAX = 1  # unknown cells around a chip whose lines are gone (a cover leaves >= 3)
-
-
-def _around(cells: np.ndarray) -> np.ndarray:
-    return cv2.dilate(np.asarray(cells, np.uint8), AROUND) > 0
+AROUND = np.ones((3, 3), np.float32)  # a cell and its 8 neighbours, counted
 
 
 def _doubted_only(
@@ -47,12 +44,9 @@ def _doubted_only(
     """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``cause`` alone
     that were read as a chip before their doubts."""
     unknown = np.asarray(symbols) == "?"
-    if cause not in why or "_read" not in why or not unknown.any():
+    if "_read" not in why or not unknown.any():
         return unknown, np.zeros_like(unknown)
-    only = unknown & np.asarray(why[cause], bool)
-    for code, mask in why.items():
-        if code != cause and not code.startswith("_") and np.ndim(mask) == 2:
-            only &= ~np.asarray(mask, bool)
+    only = unknown & held_only_by(why, {cause})
     return unknown, only & np.isin(why["_read"], CHIP_SYMBOLS)
 
 
@@ -66,10 +60,10 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
     if not only.any():
         return only
     # (a chip doubted only for lying beside it is no sign of a cover: it is lifted below)
-    counted = (unknown & ~_doubted_only(BESIDE_COVER, symbols, why)[1]).astype(np.float32)
-    counted[CORNER_ROWS, CORNER_COLS] = 0
-    around = cv2.filter2D(counted, -1, AROUND.astype(np.float32), borderType=cv2.BORDER_CONSTANT)
-    around = around - counted  # (the cell itself)
+    counted = (unknown & ~_doubted_only(BESIDE_COVER, symbols, why)[1] & ~CORNERS).astype(
+        np.float32
+    )
+    around = cv2.filter2D(counted, -1, AROUND, borderType=cv2.BORDER_CONSTANT) - counted
     return only & (around <= LINES_ALONE_MAX + 0.5)
 
 
@@ -80,6 +74,4 @@ def chips_beside_no_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np
     unknown, only = _doubted_only(BESIDE_COVER, symbols, why)
     if not only.any():
         return only
-    still = unknown & ~only
-    still[CORNER_ROWS, CORNER_COLS] = False
-    return only & ~_around(still)
+    return only & ~_beside(unknown & ~only & ~CORNERS)

@@ -695,17 +695,15 @@ class BoardReader:
                 symbols = np.where(alike, ".", symbols)
                 conf = np.where(alike, likeness, conf)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
-        # a cover, with none left around it, reads what it showed (only unknown cells are
-        # looked at)
+        # a cover, with none left around it, reads what it showed;
+        # ... and red that a black suit's card cannot print is a chip (only unknown cells are
+        # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 if back.any():
                     symbols = np.where(back, why["_read"], symbols)
                     conf = np.where(back, why["_read_conf"], conf)
-        # ... and red that a black suit's card cannot print is a chip (only unknown cells are
-        # looked at: most frames of a fixed camera have none)
-        if (symbols == "?").any():
             chip = feats.chip
             red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
             red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)

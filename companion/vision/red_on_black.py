@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.causes import held_only_by
 from companion.vision.layout import black_suit_cells
 
 # the doubts between red ink and a red chip (``chips.classify`` causes)
@@ -35,19 +36,9 @@ def red_chips_on_black(
     unknown = np.asarray(symbols) == "?"
     if not unknown.any():
         return np.zeros_like(unknown)
-    doubt = np.zeros_like(unknown)
-    other = np.zeros_like(unknown)
-    for code, mask in why.items():
-        if code.startswith("_") or np.ndim(mask) != 2:
-            continue
-        if code in RED_DOUBTS:
-            doubt |= np.asarray(mask, bool)
-        else:
-            other |= np.asarray(mask, bool)
     return (
         unknown
-        & doubt
-        & ~other
+        & held_only_by(why, RED_DOUBTS)
         & black_suit_cells(orientation=orientation)
         & (red >= RED_ON_BLACK_MIN)
         & red_top
