@@ -58,6 +58,7 @@ DEEP_SCORE_MIN = 0.45
 DEEP_MAX_CANDIDATES = 16
 DEEP_WORK_SIDE = 1280
 DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit one homography
+LENS_RESCUE_MIN = 0.4  # ... or this share, and a clear lens fitted to them (see _refined)
 REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
 MAX_CELL_ASPECT = 2.05  # see plausible_cells
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
@@ -779,8 +780,10 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         found = _refined(full, quad, rounds, deep)
         if found is None:
             continue
-        grid, fit_score = found
-        if fit_score < REPITCH_BELOW and not out:  # (the best grid only: 8 refinements)
+        grid, fit_score, bent = found
+        if bent is not None:
+            src += "+lens-rescued"
+        elif fit_score < REPITCH_BELOW and not out:  # (the best grid only: 8 refinements)
             better = repitched_grid(full, grid, fit_score)
             if better is not None:
                 grid, fit_score = better
@@ -798,7 +801,8 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         lam, plain = 0.0, None
         # the lens is fitted to the best grid (on the second look, to every grid): it costs
         # about as much as refining a grid
-        bent = refine_lens(full, grid) if LENS and (deep or not out) else None
+        if bent is None and LENS and (deep or not out):
+            bent = refine_lens(full, grid)
         if bent is not None and lens_is_clear(bent):
             plain, grid, lam = grid, bent.quad, bent.lam
             src += "+lens"
@@ -812,16 +816,26 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
 
 def _refined(
     full: np.ndarray, quad: np.ndarray, rounds: int, deep: bool
-) -> tuple[np.ndarray, float] | None:
+) -> tuple[np.ndarray, float, LensRefit | None] | None:
     """A coarse grid refined in the full-resolution grey frame (:func:`refine_grid`), or None
     when one homography does not explain enough of its lines (often a grid a cell off) or its
-    cells look like no board's (:func:`plausible_cells`)."""
+    cells look like no board's (:func:`plausible_cells`).
+
+    On the second look, a grid whose lines one homography explains too few of but at least
+    ``LENS_RESCUE_MIN`` is given the lens fitted to them: a strong barrel lens bends the outer
+    lines by a fifth of a cell and more, and then no homography fits them (the grid is
+    returned with that lens, ``LensRefit``, when the lens is clear; else None)."""
     grid, fit_score = refine_grid(full, quad, rounds=rounds)
+    bent = None
     if fit_score < (DEEP_REFINE_MIN if deep else REFINE_MIN):
-        return None
+        if not (deep and LENS and fit_score >= LENS_RESCUE_MIN):
+            return None
+        bent = refine_lens(full, grid)
+        if bent is None or not lens_is_clear(bent):
+            return None
     if not plausible_cells(grid):
         return None  # a card's patterned back, a tiled floor: no board has such cells
-    return grid, fit_score
+    return grid, fit_score, bent
 
 
 def stretched_quads(quad: np.ndarray) -> list[np.ndarray]:
