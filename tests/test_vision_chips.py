@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 from test_vision_support import STRAIGHT_CELL
 from test_vision_support import straight_cards as _cards
 from test_vision_support import straight_sevens as _grid
@@ -691,6 +692,44 @@ def test_a_part_disc_beside_a_hand_is_the_chip_it_holds_but_a_whole_chip_there_i
     assert symbols[4, 4] == "?" and why["held_chip"][4, 4]
     assert symbols[5, 5] == "R"  # a whole chip beside the hand is a placed chip
     assert symbols[7, 7] == "R"  # a part disc with no hand beside it is read as before
+
+
+def test_a_free_corner_s_skin_coloured_emblem_is_no_hand_holding_the_chip_beside_it():
+    # seen frames (a tan cards board, fin29 r0_cards 164; mat boards): the free corner's
+    # emblem on the board's skin-like colour reads as skin within a foreign border, and a chip
+    # beside it pushed towards the margin, with the margin's tan on it, was held "in fingers"
+    img = _grid()
+    _disc(img, 1, 0, (30, 30, 200))
+    _disc(img, 4, 4, (30, 30, 200))
+    feats = chips.measure(img, ColourProfile())
+    skin, white, raw_red = feats.skin.copy(), feats.white.copy(), feats.raw["R"].copy()
+    for cell in ((0, 0), (4, 5)):  # skin and no card white: a free corner, and a hand
+        skin[cell], white[cell] = 0.9, 0.3
+    for cell in ((1, 0), (4, 4)):  # part discs beside each
+        raw_red[cell] = feats.chip["R"][cell] / 0.47
+    held = replace(feats, skin=skin, white=white, raw={**feats.raw, "R": raw_red})
+    held.red_ink = raw_red
+    why = {}
+    symbols, _ = chips.classify(held, why=why)
+    assert symbols[1, 0] == "R" and not why["held_chip"][1, 0]
+    assert symbols[4, 4] == "?" and why["held_chip"][4, 4]  # a hand beside it still holds it
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["corner_emblem_beside_chip_cards_spec.json", "corner_emblem_beside_chip_mat_spec.json"],
+)
+def test_rendered_chips_beside_a_free_corner_s_emblem_are_read(name):
+    """Seen frames without hands, exact but for a chip beside a free corner left `?` as held
+    by the "hand" the corner's tan emblem seemed to be."""
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame(name, written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    assert reading.cells == truth.cells
 
 
 def test_a_red_chip_faded_to_its_rim_under_a_veil_of_glare_is_unknown_not_ink():

@@ -2050,7 +2050,9 @@ def classify(
         # every chip is held in the fingers before it is placed: beside a hand, a "chip" that
         # is only part of a disc (straddling the cells under the hand) is the one it holds,
         # whatever it lies over
-        hand_cells = occluded & ((feats.skin > HELD_HAND_SKIN) | dark_hand)
+        # (a free corner is not one: its emblem on a board of a skin-like tan or beige shows
+        # "skin" within a foreign border, and a hand over a corner covers the cells beside it)
+        hand_cells = occluded & ((feats.skin > HELD_HAND_SKIN) | dark_hand) & ~CORNERS
         if hand_cells.any():
             by_hand = _beside(hand_cells)
             # (or a whole disc with the hand's skin on it and its border foreign: the fingers
