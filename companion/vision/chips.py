@@ -127,6 +127,9 @@ class CellFeatures:
     ring_colour: dict[str, np.ndarray] | None = None
     # per pixel of the grid image: any chip colour (uint8 0/255), for the chip-placement check
     chip_mask: np.ndarray | None = None
+    # per chip colour, its eroded mask of the grid image (uint8 0/255; the solid parts whose
+    # per-cell shares are ``chip``): kept for a look at chips off their cells' centres
+    eroded_chips: dict[str, np.ndarray] | None = None
     # blue or green however pale (a chip washed out by glare), eroded fraction of the inner cell
     pale_bg: np.ndarray | None = None
     # skin surviving the erosion (fingers, not the orange fringe of a blurred chip by red ink);
@@ -1001,6 +1004,7 @@ def measure(
         else:
             class_mask(eroded, name, out)
     cells = _per_cell_planes(planes, shape)
+    eroded_chips = dict(zip(ERODED, planes[len(COUNTED) :], strict=True))
     plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
     blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
     chip = {sym: blob[sym] for sym in CHIP_SYMBOLS}
@@ -1053,6 +1057,7 @@ def measure(
         coloured_sides=coloured_sides(any_chip, shape),
         ring_colour=ring_colour,
         chip_mask=any_chip,
+        eroded_chips={sym: eroded_chips[sym] for sym in CHIP_SYMBOLS},
         pale_bg=blob["pale_bg"],
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
         glare_unmeasured=None if veil is None else veil.unmeasured,

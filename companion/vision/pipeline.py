@@ -32,6 +32,7 @@ from companion.vision.grid import LINES
 from companion.vision.layout import face_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
+from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
@@ -699,6 +700,10 @@ class BoardReader:
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
+            # (a chip pushed off its cell's centre first: its cell then counts as read)
+            off = off_centre_chips(symbols, why, feats.raw, feats.eroded_chips)
+            symbols = np.where(off != "", off, symbols)
+            conf = np.where(off != "", OFF_CENTRE_CONF, conf)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 if back.any():
