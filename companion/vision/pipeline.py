@@ -39,6 +39,7 @@ from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
+from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
 STILL_THERE_RATIO = 0.6  # ... and at least this share of the contrast when it was located
@@ -704,6 +705,10 @@ class BoardReader:
             off = off_centre_chips(symbols, why, feats.raw, feats.eroded_chips)
             symbols = np.where(off != "", off, symbols)
             conf = np.where(off != "", OFF_CENTRE_CONF, conf)
+            # (and a blue or green chip paled by a veil of glare that faded its lines)
+            pale = veiled_chips(symbols, why, feats.raw, feats.pale_bg, feats.black)
+            symbols = np.where(pale != "", pale, symbols)
+            conf = np.where(pale != "", VEILED_CONF, conf)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 if back.any():
