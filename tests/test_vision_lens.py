@@ -418,3 +418,28 @@ def test_a_grid_no_homography_fits_is_found_through_its_lens(name):
     ]
     assert wrong == []
     assert sum(row.count("?") for row in reading.cells) <= (10 if "wrinkled" in name else 0)
+
+
+def test_a_grid_whose_boundaries_seem_off_pitch_is_looked_at_through_its_lens():
+    """fin22 r0_text frame 92: a barrel lens (k1 -0.12) on a wrinkled text board bent the
+    boundaries so far that, straightened without it, one axis seemed to repeat them 9 or 11
+    times (``shear.py``'s wrong pitch) and every located grid was dropped; straightened
+    through the lens fitted to the grid's lines they repeat 10 times."""
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+    from companion.vision.locate import refine_grid
+    from companion.vision.shear import grid_shear
+
+    image, truth = spec_frame("lens_pitch_wrinkled_text_spec.json", written=True)
+    corners = np.asarray(truth.lattice)[[0, 0, 20, 20], [0, 20, 20, 0]]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    plain, _ = refine_grid(grey, corners.astype(np.float64), rounds=2)
+    assert any(axis.wrong_pitch for axis in grid_shear(grey, plain))
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reading.board_found
+    assert "pitch-through-lens" in reader.located_by
+    assert reader.lens < -0.05
+    assert not any(axis.wrong_pitch for axis in grid_shear(grey, reader.quad, reader.lens))
+    assert reading.cells == truth.cells

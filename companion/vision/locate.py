@@ -789,6 +789,13 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
                 grid, fit_score = better
                 src += "+repitched"
         shear = grid_shear(full, grid)
+        if (shear[0].wrong_pitch or shear[1].wrong_pitch) and LENS:
+            # ... or seem to, where a strong lens bends them: looked at again through it
+            if bent is None:
+                bent = refine_lens(full, grid)
+            if bent is not None and lens_is_clear(bent):
+                shear = grid_shear(full, bent.quad, bent.lam)
+                src += "+pitch-through-lens"
         if shear[0].wrong_pitch or shear[1].wrong_pitch:
             continue  # the board's boundaries repeat 9 or 11 times across it (see shear.py)
         if shear[0].sheared or shear[1].sheared:
@@ -797,6 +804,7 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
             if turned is None:
                 continue
             grid, fit_score, score = turned
+            bent = None  # (a lens fitted to the grid before it turned is fitted again)
             src += "+unsheared"
         lam, plain = 0.0, None
         # the lens is fitted to the best grid (on the second look, to every grid): it costs

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import quad_at, rect_points
+from companion.vision.lens import warp_lensed
 
 CELL_PX = 16  # the grid is straightened to cells of this many pixels each way
 BAND_KEEP = 0.6  # the middle share of each band's rows (the boundaries across it left out)
@@ -78,10 +79,13 @@ class AxisShear:
         return near or far
 
 
-def straightened_grey(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def straightened_grey(grey: np.ndarray, quad: np.ndarray, lens: float = 0.0) -> np.ndarray:
     """The grid quad (TL, TR, BR, BL, image pixels) of a grey frame warped to 10x10 square cells
-    of ``CELL_PX`` pixels (point-sampled: the boundaries' gradients need no finer look)."""
+    of ``CELL_PX`` pixels (point-sampled: the boundaries' gradients need no finer look),
+    through the camera's ``lens`` when one is given."""
     side = 10 * CELL_PX
+    if lens:
+        return warp_lensed(grey, quad, lens, (side, side))
     hom = cv2.getPerspectiveTransform(
         np.asarray(quad, np.float32).reshape(4, 2), rect_points(side, side).astype(np.float32)
     )
@@ -147,15 +151,18 @@ def _pitch_level(coefficients: tuple[np.ndarray, ...]) -> float:
     return max((float(np.abs(_turns() @ c).max()) / 10 for c in coefficients), default=0.0)
 
 
-def grid_shear(grey: np.ndarray, quad: np.ndarray) -> tuple[AxisShear, AxisShear]:
-    """(column lines, row lines) shear and pitch evidence of a located grid in a grey frame."""
+def grid_shear(
+    grey: np.ndarray, quad: np.ndarray, lens: float = 0.0
+) -> tuple[AxisShear, AxisShear]:
+    """(column lines, row lines) shear and pitch evidence of a located grid in a grey frame
+    (seen through the camera's ``lens``, :mod:`companion.vision.lens`, when one is given)."""
     return tuple(
         axis_shear(
             _coefficients(p, 10.0),
             tuple(_coefficients(p, c) for c in OFF_PITCHES),
             tuple(_coefficients(p, c) for c in FAR_PITCHES),
         )
-        for p in band_profiles(straightened_grey(grey, quad))
+        for p in band_profiles(straightened_grey(grey, quad, lens))
     )
 
 
