@@ -148,3 +148,58 @@ def test_sloppy_but_random_placement_is_not_a_misplaced_grid():
     p = chip_discs(_disc_mask(jittered))
     assert p.edge_drift() < 0.2
     assert not p.misplaced
+
+
+def test_a_drift_fitted_to_a_few_scattered_chips_is_no_wrong_pitch():
+    # fin30 r_cards frame 41: 8 chips on a wrinkled board tilted 31 degrees, each within 0.3
+    # cell of its cell's centre; the line fitted to their offsets put an outer line 0.38 cell
+    # off, but its standard error there is as large as the drift beyond the limit
+    spots = [
+        (2.5, 1.6),
+        (7.35, 2.5),
+        (4.6, 3.5),
+        (1.5, 5.25),
+        (6.4, 5.5),
+        (3.6, 7.7),
+        (8.3, 8.5),
+        (5.5, 8.6),
+    ]
+    p = chip_discs(_disc_mask(spots))
+    assert p.straddling_count == 0
+    assert p.edge_drift() > 0.2
+    assert p.edge_drift(sure=True) < p.edge_drift() - 0.05
+    assert not p.misplaced
+
+
+def test_a_wrinkled_board_with_few_chips_is_located():
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame("scattered_chips_wrinkled_cards_spec.json", written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    assert reading.orientation == truth.orientation
+    wrong = [
+        (r, c)
+        for r, (got, want) in enumerate(zip(reading.cells, truth.cells, strict=True))
+        for c, (g, w) in enumerate(zip(got, want, strict=True))
+        if g != w and g != "?" and truth.occluded[r][c] != "#"
+    ]
+    assert wrong == []
+
+
+def test_a_grid_moved_by_scattered_chips_is_not_reported_on_unclear_ink():
+    """fin30 r0_mat frame 100: a barrel lens (k1 -0.14) and a wrinkled mat scattered the chips
+    off a grid at the wrong pitch (10 columns over 7 of the board's); moved by their common
+    offset it read plausibly (0.52), 2.4 cells off, with 24 cells confidently wrong. Its ink
+    matched the layout only 0.50: the reading is refused, so no cell is wrong."""
+    from test_vision_support import confidently_wrong, spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame("moved_by_scattered_chips_mat_spec.json", written=True)
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert not reading.board_found or confidently_wrong(reading, truth.cells) == []
+    assert not (reader.located_by or "").endswith("+moved")

@@ -471,6 +471,14 @@ class BoardReader:
                 self._trials.append((source, "edge unreadable"))
                 continue
             parts = self._last_parts
+            if source.endswith("+moved") and parts.match < CLEAR_INK_MATCH and calibrated is None:
+                # a grid moved by the chips' common offset rests on the chips alone: the
+                # board's own ink must say it is right (a lens and a wrinkled board scattered
+                # the chips, and a grid 2.4 cells off, at a wrong pitch, read plausibly with
+                # 24 cells wrong; of 8,051 in-range frames of seen sets, no other board was
+                # read on such a grid)
+                self._trials.append((source, "moved by the chips, ink unclear"))
+                continue
             if parts.corner_chips >= CORNER_CHIPS_MAX and parts.corners_alike < EMBLEM_LIKENESS:
                 # two or more free corners read as chips, and the four corners do not look
                 # alike (an emblem printed in a chip's colour, blurred, reads as a chip on some

@@ -25,6 +25,7 @@ SIDE_MISPLACED_MIN = 3  # ... on at least this many
 SIDE_MISPLACED_SHARE = 0.5  # ... and this share of them
 DRIFT_MAX = 0.35  # ... or the chips' offsets, fitted by a line, put an outer grid line this far off
 DRIFT_MIN_CHIPS = 8  # ... fitted on at least this many chips
+DRIFT_SURE = 1.0  # ... and that far off by this many standard errors of the fitted line
 DRIFT_MIN_SPREAD = 1.5  # ... spread over the grid this much (standard deviation, in cells)
 WRAPPED = 0.45  # a chip this far off centre may belong to either neighbour: not fitted
 CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
@@ -60,7 +61,7 @@ class ChipPlacement:
             return True
         if _many_straddle(self.straddling, MISPLACED_MIN, MISPLACED_SHARE):
             return True
-        if self.edge_drift() > DRIFT_MAX:
+        if self.edge_drift(sure=True) > DRIFT_MAX:
             return True
         if not len(self.cells):
             return False
@@ -71,11 +72,14 @@ class ChipPlacement:
             for side in sides
         )
 
-    def edge_drift(self) -> float:
+    def edge_drift(self, sure: bool = False) -> float:
         """How far (in cells) the grid's outer lines lie from the chips' lines, from a straight
         line fitted to the chips' offsets across the grid, per axis (a grid with a wrong pitch
         or perspective: the chips drift steadily off centre towards one side). 0 with too few
-        chips to tell; chips half a cell off (which side is unclear) are left out."""
+        chips to tell; chips half a cell off (which side is unclear) are left out. With
+        ``sure``, less ``DRIFT_SURE`` standard errors of that line at the outer lines: a few
+        chips scattered on a wrinkled or tilted board fit a line that the outer lines follow
+        only by chance."""
         worst = 0.0
         for axis in (0, 1):  # x offsets against columns, y offsets against rows
             off = self.offsets[:, axis] if len(self.offsets) else np.zeros(0)
@@ -83,8 +87,13 @@ class ChipPlacement:
             keep = np.abs(off) < WRAPPED
             if keep.sum() < DRIFT_MIN_CHIPS or pos[keep].std() < DRIFT_MIN_SPREAD:
                 continue
-            slope, at_centre = np.polyfit(pos[keep], off[keep], 1)
-            worst = max(worst, abs(at_centre - 5.0 * slope), abs(at_centre + 5.0 * slope))
+            x, y = pos[keep], off[keep]
+            slope, at_centre = np.polyfit(x, y, 1)
+            for edge in (-5.0, 5.0):
+                drift = abs(at_centre + edge * slope)
+                if sure:
+                    drift -= DRIFT_SURE * _line_error_at(x, y, slope, at_centre, edge)
+                worst = max(worst, drift)
         return float(worst)
 
     @property
@@ -99,6 +108,17 @@ class ChipPlacement:
             return (0.0, 0.0)
         turns = np.exp(2j * np.pi * self.offsets).mean(axis=0)
         return tuple(float(np.angle(t) / (2 * np.pi)) for t in turns)
+
+
+def _line_error_at(
+    x: np.ndarray, y: np.ndarray, slope: float, at_centre: float, at: float
+) -> float:
+    """The standard error of a least-squares line through (``x``, ``y``) at ``x = at``."""
+    n = len(x)
+    residual = y - (slope * x + at_centre)
+    sigma2 = float(residual @ residual) / max(n - 2, 1)
+    spread = float(((x - x.mean()) ** 2).sum())
+    return float(np.sqrt(sigma2 * (1.0 / n + (at - x.mean()) ** 2 / max(spread, 1e-9))))
 
 
 def _many_straddle(straddling: np.ndarray, least: int, share: float) -> bool:
