@@ -6,10 +6,9 @@ off keeps too little of its colour inside its cell's eroded middle to read as a 
 the rest over the cell's border: the reading tells neither a chip nor an empty card and leaves
 the cell unknown (``undecided``). A neighbour's chip spilling over the line looks much the same
 from inside the cell; where the chip's *centre* lies tells them apart. The chip-sized discs of
-the grid image's eroded mask of
-each chip colour give each chip's centre: a cell left unknown for that doubt alone, whose colour
-is one chip's blue or green, reads that chip when the centre of a chip-sized disc of that colour
-lies inside it.
+the grid image's eroded mask of each chip colour give each chip's centre: a cell left unknown
+for that doubt alone, whose colour is one chip's blue or green, reads that chip when the centre
+of a chip-sized disc of that colour lies inside it.
 
 Blue and green only: printing is never blue or green, while a big red pip can be as broad as a
 chip's disc. Measured before choosing, on the stored readings of 62 seen sets (8,748 in-range
