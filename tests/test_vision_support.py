@@ -28,13 +28,16 @@ def spec_frame(name: str, written: bool = False):
     ``spec``); with ``written``, the image as ``companion render`` wrote it: a JPEG at the
     spec's quality, or 95."""
     from companion.render import RenderSpec, render_frame
+    from companion.render.scene import render_raw
 
     spec = RenderSpec.from_json(json.loads((DATA / name).read_text()))
-    image, truth = render_frame(spec)
-    if written:
-        _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)])
-        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return image, truth
+    if not written:
+        return render_frame(spec)
+    # (``companion render`` encodes the raw frame once; ``render_frame`` has already been
+    # through the JPEG round trip, a second one would change the picture)
+    image, truth = render_raw(spec)
+    _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg or 95)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
 
 
 def straight_cards() -> np.ndarray:

@@ -1423,6 +1423,19 @@ def _border_colour_limit(
 PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
 
 
+def _weak_border_skin(skin: np.ndarray, empty: np.ndarray, foreign: np.ndarray) -> float:
+    """How much skin-coloured pixels a cell with a weakly ``foreign`` border may show and still
+    hold no hand: ``WEAK_BORDER_SKIN`` above what this board's ``empty`` cells typically show
+    (warm light turns much of every card skin-coloured), at least ``WEAK_BORDER_SKIN``;
+    measured only when a foreign border shows that much skin."""
+    if not (foreign & (skin >= WEAK_BORDER_SKIN)).any():
+        return WEAK_BORDER_SKIN
+    shown = _empty_cells(skin, empty)
+    if shown is None:
+        return WEAK_BORDER_SKIN
+    return max(WEAK_BORDER_SKIN, float(_middle(shown, 0)) + WEAK_BORDER_SKIN)
+
+
 def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> float:
     """How much skin-coloured pixels a cell holding one big printed pip may show: ``PIP_SKIN``
     above what this board's empty cells typically show (warm light turns the edges of every
@@ -1763,13 +1776,15 @@ def classify(
         # lying over one hides the line beneath it. Beside such a cover, a weaker border is
         # the cover's own edge. Judging a located grid keeps every such border: a grid a
         # little off must not read better
+        # (no more skin than this board's own empty cards show under its light, and a little)
         weak = (
             foreign_border
             & (border < WEAK_BORDER_MAX)
-            & (feats.skin < WEAK_BORDER_SKIN)
+            & (feats.skin < _weak_border_skin(feats.skin, is_empty, foreign_border))
             & (feats.edges_missing == 0)
         )
-        foreign_border &= ~(weak & ~_beside(foreign_border & ~weak))
+        # (a free corner's emblem is no such cover)
+        foreign_border &= ~(weak & ~_beside(foreign_border & ~weak & ~CORNERS))
     causes = {
         "foreign_border": foreign_border,
         "no_card_white": feats.white < WHITE_MIN,
