@@ -247,3 +247,87 @@ def test_rendered_weak_borders_by_warm_light_or_a_corner_s_emblem_are_no_cover(s
     image, truth = spec_frame(spec_file, written=True)
     reading = BoardReader().read(image)
     assert reading.cells == truth.cells
+
+
+FACES = np.zeros((10, 10), bool)
+FACES[[1, 2, 6, 7, 7, 8, 2, 5, 4], [6, 7, 1, 2, 8, 3, 9, 6, 4]] = True  # kings and queens
+
+
+def _faces_showing_skin(feats, skin_at: dict):
+    """``feats`` of a cards board whose picture cards print faces: skin over 0.2 of each
+    (0.16-0.24), the other cards none; ``skin_at`` overrides single cells."""
+    skin = np.zeros((10, 10), np.float32)
+    skin[FACES] = np.linspace(0.16, 0.24, int(FACES.sum()))
+    for cell, value in skin_at.items():
+        skin[cell] = value
+    return replace(feats, skin=skin)
+
+
+def test_a_picture_card_s_printed_face_keeps_no_whole_border():
+    # a strip along a whole line of cells (a crease, a grid line a little off) is left out of
+    # a border, unless the cell shows a hand's skin; a picture card's printed face is no hand
+    # (seen: fresh set fin30 r0_cards frame 32, a king at the board's edge, skin 0.16, border
+    # 0.39 foreign of which 0.01 off the edge's strip, its neighbours then left `?`)
+    feats = chips.measure(_grid(), ColourProfile())
+    ring = np.zeros((10, 10), np.float32)
+    ring[4, 4] = 0.39
+    off_lines = np.zeros((10, 10), np.float32)
+    off_lines[4, 4] = 0.01
+    feats = replace(feats, ring=ring, ring_inside=None, ring_off_lines=off_lines)
+    king = _faces_showing_skin(feats, {(4, 4): 0.16})
+    why = {}
+    symbols, _ = chips.classify(king, why=why, faces=FACES)
+    assert symbols[4, 4] == "." and not why["foreign_border"].any()
+    # ... while the orientation (and so the faces) is unknown, that skin may be a hand's
+    why = {}
+    symbols, _ = chips.classify(king, why=why)
+    assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
+    # ... and skin clearly beyond the faces' own is a hand, on a picture card too
+    hand = _faces_showing_skin(feats, {(4, 4): 0.45})
+    why = {}
+    symbols, _ = chips.classify(hand, why=why, faces=FACES)
+    assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
+
+
+def test_a_chip_on_a_picture_card_s_face_is_held_by_no_hand():
+    # a chip placed on a queen leaves part of her face showing around it (seen: fin30 r0_cards
+    # frame 161, skin 0.15 around a blue chip whose border is 0.23 foreign): a hand's skin at
+    # a chip is skin beyond what this board's own faces show
+    img = _grid()
+    cv2.circle(img, (4 * CW + 12, 4 * CH + 12), 8, BLUE, -1)
+    feats = chips.measure(img, ColourProfile())
+    ring = np.zeros((10, 10), np.float32)
+    ring[4, 4] = 0.23
+    feats = replace(feats, ring=ring, ring_inside=None, ring_off_lines=None, skin_blob=None)
+    queen = _faces_showing_skin(feats, {(4, 4): 0.15})
+    why = {}
+    symbols, _ = chips.classify(queen, why=why, faces=FACES)
+    assert symbols[4, 4] == "B" and not why["hand_at_chip"].any()
+    why = {}
+    symbols, _ = chips.classify(queen, why=why)
+    assert symbols[4, 4] == "?" and why["hand_at_chip"][4, 4]
+    hand = _faces_showing_skin(feats, {(4, 4): 0.45})
+    why = {}
+    symbols, _ = chips.classify(hand, why=why, faces=FACES)
+    assert symbols[4, 4] == "?" and why["hand_at_chip"][4, 4]
+
+
+@pytest.mark.parametrize(
+    "spec_file",
+    [
+        # a king at the board's edge (fin30 seed 6262922, frame 32)
+        "face_border_on_edge_cards_spec.json",
+        # a blue chip on a queen, a green one on the king beside her (fin30 seed 6262922,
+        # frame 161)
+        "chip_on_face_cards_spec.json",
+    ],
+)
+def test_rendered_picture_cards_faces_are_no_hands(spec_file):
+    """Fresh hand-free frames exact but for cells left `?` for the skin of printed faces."""
+    from test_vision_support import spec_frame
+
+    from companion.vision import BoardReader
+
+    image, truth = spec_frame(spec_file, written=True)
+    reading = BoardReader().read(image)
+    assert reading.cells == truth.cells

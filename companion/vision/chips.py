@@ -1684,8 +1684,10 @@ def classify(
         # ... nor a strip along a whole row or column of cells: a crease, a grid line a little
         # off (only a cover's own border counts); a cell showing a hand's skin keeps its whole
         # border (an arm lying along a row lines up with it too)
+        # (on the picture cards, skin beyond what this board's own faces show)
         lined = np.minimum(border, feats.ring_off_lines)
-        border = np.where(feats.skin < HAND_SKIN, lined, border)
+        hand_skin = _face_limit(feats.skin, faces, is_empty, HAND_SKIN)
+        border = np.where(feats.skin < hand_skin, lined, border)
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
@@ -1805,7 +1807,9 @@ def classify(
         veil_signs |= border_veiled & causes["foreign_border"]
         causes["boundaries_gone"] = gone & ~veiled
         causes["foreign_border"] &= ~border_veiled
-        hand_at = is_chip & (feats.skin >= HAND_SKIN) & (feats.ring >= HAND_RING)
+        # (on the picture cards, skin beyond what this board's own faces show)
+        hand_skin = _face_limit(feats.skin, faces, is_empty, HAND_SKIN)
+        hand_at = is_chip & (feats.skin >= hand_skin) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
             # a thin orange fringe is where a blurred chip meets red ink or a warm-lit card
