@@ -179,6 +179,13 @@ def test_weakly_foreign_borders_with_no_skin_and_every_line_showing_are_no_cover
     assert reading.cells == truth.cells
 
 
+def _read_why(feats, faces=None):
+    """``chips.classify``'s reading of ``feats`` and its causes."""
+    why = {}
+    symbols, _ = chips.classify(feats, why=why, faces=faces)
+    return symbols, why
+
+
 def _bordered(feats, ring_at: dict, skin: float, skin_at: dict):
     """``feats`` with the border rings and skin shares given (all other cells' rings clean)."""
     ring = np.zeros((10, 10), np.float32)
@@ -196,17 +203,14 @@ def test_a_weak_border_s_skin_is_judged_against_the_board_s_own_cards():
     # there, while on a board whose cards show none the same 0.07 may be
     feats = chips.measure(_grid(), ColourProfile())
     warm = _bordered(feats, {(4, 4): 0.32}, 0.045, {(4, 4): 0.07})
-    why = {}
-    symbols, _ = chips.classify(warm, why=why)
+    symbols, why = _read_why(warm)
     assert symbols[4, 4] == "." and not why["foreign_border"].any()
     cool = _bordered(feats, {(4, 4): 0.32}, 0.0, {(4, 4): 0.07})
-    why = {}
-    symbols, _ = chips.classify(cool, why=why)
+    symbols, why = _read_why(cool)
     assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
     # ... and far above the board's own level it is a hand's skin, warm light or not
     warm_hand = _bordered(feats, {(4, 4): 0.32}, 0.045, {(4, 4): 0.2})
-    why = {}
-    symbols, _ = chips.classify(warm_hand, why=why)
+    symbols, why = _read_why(warm_hand)
     assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
 
 
@@ -216,12 +220,10 @@ def test_a_free_corner_s_emblem_makes_no_weak_border_beside_it_a_cover():
     # while beside a real cover (not a corner) the same weak border is the cover's edge
     feats = chips.measure(_grid(), ColourProfile())
     emblem = _bordered(feats, {(0, 0): 0.45, (0, 1): 0.32}, 0.0, {(0, 0): 0.17})
-    why = {}
-    symbols, _ = chips.classify(emblem, why=why)
+    symbols, why = _read_why(emblem)
     assert symbols[0, 1] == "." and not why["foreign_border"][0, 1]
     cover = _bordered(feats, {(0, 2): 0.45, (0, 1): 0.32}, 0.0, {(0, 2): 0.17})
-    why = {}
-    symbols, _ = chips.classify(cover, why=why)
+    symbols, why = _read_why(cover)
     assert symbols[0, 1] == "?" and why["foreign_border"][0, 1]
 
 
@@ -263,6 +265,21 @@ def _faces_showing_skin(feats, skin_at: dict):
     return replace(feats, skin=skin)
 
 
+def _face_not_hand(feats, skin: float, cause: str, reads: str) -> None:
+    """Cell E5 of ``feats``, a picture card showing ``skin``, reads ``reads`` once the faces
+    are known; with them unknown, or with skin far beyond the faces' own, it is ``?`` for
+    ``cause``."""
+    face = _faces_showing_skin(feats, {(4, 4): skin})
+    symbols, why = _read_why(face, FACES)
+    assert symbols[4, 4] == reads and not why[cause].any()
+    # ... while the orientation (and so the faces) is unknown, that skin may be a hand's
+    symbols, why = _read_why(face)
+    assert symbols[4, 4] == "?" and why[cause][4, 4]
+    # ... and skin clearly beyond the faces' own is a hand, on a picture card too
+    symbols, why = _read_why(_faces_showing_skin(feats, {(4, 4): 0.45}), FACES)
+    assert symbols[4, 4] == "?" and why[cause][4, 4]
+
+
 def test_a_picture_card_s_printed_face_keeps_no_whole_border():
     # a strip along a whole line of cells (a crease, a grid line a little off) is left out of
     # a border, unless the cell shows a hand's skin; a picture card's printed face is no hand
@@ -274,19 +291,7 @@ def test_a_picture_card_s_printed_face_keeps_no_whole_border():
     off_lines = np.zeros((10, 10), np.float32)
     off_lines[4, 4] = 0.01
     feats = replace(feats, ring=ring, ring_inside=None, ring_off_lines=off_lines)
-    king = _faces_showing_skin(feats, {(4, 4): 0.16})
-    why = {}
-    symbols, _ = chips.classify(king, why=why, faces=FACES)
-    assert symbols[4, 4] == "." and not why["foreign_border"].any()
-    # ... while the orientation (and so the faces) is unknown, that skin may be a hand's
-    why = {}
-    symbols, _ = chips.classify(king, why=why)
-    assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
-    # ... and skin clearly beyond the faces' own is a hand, on a picture card too
-    hand = _faces_showing_skin(feats, {(4, 4): 0.45})
-    why = {}
-    symbols, _ = chips.classify(hand, why=why, faces=FACES)
-    assert symbols[4, 4] == "?" and why["foreign_border"][4, 4]
+    _face_not_hand(feats, 0.16, "foreign_border", ".")
 
 
 def test_a_chip_on_a_picture_card_s_face_is_held_by_no_hand():
@@ -299,17 +304,7 @@ def test_a_chip_on_a_picture_card_s_face_is_held_by_no_hand():
     ring = np.zeros((10, 10), np.float32)
     ring[4, 4] = 0.23
     feats = replace(feats, ring=ring, ring_inside=None, ring_off_lines=None, skin_blob=None)
-    queen = _faces_showing_skin(feats, {(4, 4): 0.15})
-    why = {}
-    symbols, _ = chips.classify(queen, why=why, faces=FACES)
-    assert symbols[4, 4] == "B" and not why["hand_at_chip"].any()
-    why = {}
-    symbols, _ = chips.classify(queen, why=why)
-    assert symbols[4, 4] == "?" and why["hand_at_chip"][4, 4]
-    hand = _faces_showing_skin(feats, {(4, 4): 0.45})
-    why = {}
-    symbols, _ = chips.classify(hand, why=why, faces=FACES)
-    assert symbols[4, 4] == "?" and why["hand_at_chip"][4, 4]
+    _face_not_hand(feats, 0.15, "hand_at_chip", "B")
 
 
 @pytest.mark.parametrize(

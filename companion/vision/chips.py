@@ -1678,15 +1678,15 @@ def classify(
     # Judging a located grid (``covers=False``) keeps the whole border: a grid running past
     # the board must not read better for the table strip along its edge
     border = feats.ring
+    # a hand's skin: on the picture cards, beyond what this board's own faces show
+    hand_skin = _face_limit(feats.skin, faces, is_empty, HAND_SKIN)
     if feats.ring_inside is not None and covers:
         border = np.where(feats.ring_inside <= RING_MAX / 3, feats.ring_inside, feats.ring)
     if feats.ring_off_lines is not None and covers:
         # ... nor a strip along a whole row or column of cells: a crease, a grid line a little
         # off (only a cover's own border counts); a cell showing a hand's skin keeps its whole
         # border (an arm lying along a row lines up with it too)
-        # (on the picture cards, skin beyond what this board's own faces show)
         lined = np.minimum(border, feats.ring_off_lines)
-        hand_skin = _face_limit(feats.skin, faces, is_empty, HAND_SKIN)
         border = np.where(feats.skin < hand_skin, lined, border)
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
@@ -1807,8 +1807,6 @@ def classify(
         veil_signs |= border_veiled & causes["foreign_border"]
         causes["boundaries_gone"] = gone & ~veiled
         causes["foreign_border"] &= ~border_veiled
-        # (on the picture cards, skin beyond what this board's own faces show)
-        hand_skin = _face_limit(feats.skin, faces, is_empty, HAND_SKIN)
         hand_at = is_chip & (feats.skin >= hand_skin) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
             # skin as fingers (broad enough to survive the erosion) or a border mostly foreign;
