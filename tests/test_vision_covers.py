@@ -307,6 +307,25 @@ def test_a_chip_on_a_picture_card_s_face_is_held_by_no_hand():
     _face_not_hand(feats, 0.15, "hand_at_chip", "B")
 
 
+def test_a_picture_card_s_face_is_no_hand_beside_a_weak_border():
+    # a weakly foreign border beside a stronger cover is the cover's own edge; a picture
+    # card showing its printed face with a weakly foreign border is no such cover (seen: fresh
+    # set fin32 r0_cards frame 192, a king's border 0.48 foreign with skin 0.21, beside a green
+    # chip whose border is 0.47 foreign and 0.38 with the margin's side left out)
+    img = _grid()
+    cv2.circle(img, (5 * CW + 12, 4 * CH + 12), 8, GREEN, -1)
+    feats = chips.measure(img, ColourProfile())
+    feats = _bordered(feats, {(4, 4): 0.48, (4, 5): 0.47}, 0.0, {})
+    king = _faces_showing_skin(feats, {(4, 4): 0.21})
+    symbols, why = _read_why(king, FACES)
+    assert symbols[4, 4] == "." and symbols[4, 5] == "G" and not why["foreign_border"].any()
+    # ... with the faces unknown, the king's skin makes its border a cover, and the chip's
+    # weak border beside it the cover's edge
+    symbols, why = _read_why(king)
+    assert why["foreign_border"][4, 4] and why["foreign_border"][4, 5]
+    assert symbols[4, 5] == "?"
+
+
 @pytest.mark.parametrize(
     "spec_file",
     [
@@ -315,6 +334,9 @@ def test_a_chip_on_a_picture_card_s_face_is_held_by_no_hand():
         # a blue chip on a queen, a green one on the king beside her (fin30 seed 6262922,
         # frame 161)
         "chip_on_face_cards_spec.json",
+        # a king beside a green chip, both borders weakly foreign (fin32 seed 6060922,
+        # frame 192)
+        "weak_border_by_face_cards_spec.json",
     ],
 )
 def test_rendered_picture_cards_faces_are_no_hands(spec_file):

@@ -1778,11 +1778,13 @@ def classify(
         # lying over one hides the line beneath it. Beside such a cover, a weaker border is
         # the cover's own edge. Judging a located grid keeps every such border: a grid a
         # little off must not read better
-        # (no more skin than this board's own empty cards show under its light, and a little)
+        # (no more skin than this board's own empty cards show under its light, and a little;
+        # on the picture cards, than their own faces show)
+        weak_skin = _weak_border_skin(feats.skin, is_empty, foreign_border)
         weak = (
             foreign_border
             & (border < WEAK_BORDER_MAX)
-            & (feats.skin < _weak_border_skin(feats.skin, is_empty, foreign_border))
+            & (feats.skin < _face_limit(feats.skin, faces, is_empty, weak_skin))
             & (feats.edges_missing == 0)
         )
         # (a free corner's emblem is no such cover)
