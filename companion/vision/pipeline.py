@@ -699,11 +699,17 @@ class BoardReader:
             self._last_vote = vote
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
-        for look in (empty_like_twins, empty_like_cousins):
-            alike, likeness = look(grid, symbols, self.orientation)
-            if alike.any():
-                symbols = np.where(alike, ".", symbols)
-                conf = np.where(alike, likeness, conf)
+        # (or, both unknown, as its twin does where both show their printing)
+        alike, likeness = empty_like_twins(
+            grid, symbols, self.orientation, _printed_empty(why, feats)
+        )
+        if alike.any():
+            symbols = np.where(alike, ".", symbols)
+            conf = np.where(alike, likeness, conf)
+        alike, likeness = empty_like_cousins(grid, symbols, self.orientation)
+        if alike.any():
+            symbols = np.where(alike, ".", symbols)
+            conf = np.where(alike, likeness, conf)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
@@ -965,6 +971,16 @@ def _check_image(bgr: np.ndarray) -> None:
         raise ValueError(f"expected a uint8 BGR image, not {bgr.dtype}")
     if min(bgr.shape[:2]) < 40:
         raise ValueError(f"image too small to hold a board: {bgr.shape[1]}x{bgr.shape[0]}")
+
+
+def _printed_empty(why: dict, feats: chips.CellFeatures) -> np.ndarray | None:
+    """The cells (10x10 bool) read empty before their doubts (``why["_read"]``) that show
+    their card's printing (``chips.PRINT_MIN`` of dark or red ink) and no hand's skin; None
+    when nothing was doubted."""
+    if "_read" not in why:
+        return None
+    printed = feats.dark + feats.red_ink >= chips.PRINT_MIN
+    return (np.asarray(why["_read"]) == ".") & printed & (feats.skin < chips.HAND_SKIN)
 
 
 @functools.cache

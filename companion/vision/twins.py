@@ -92,17 +92,28 @@ def likeness(grid: np.ndarray, cell: int, twin: int) -> float:
 
 
 def empty_like_twins(
-    grid: np.ndarray, symbols: np.ndarray, orientation: int
+    grid: np.ndarray,
+    symbols: np.ndarray,
+    orientation: int,
+    printed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells (``symbols`` 10x10, screen order) that show what their empty twin
-    shows: a 10x10 bool mask and each one's likeness (0 elsewhere)."""
+    shows: a 10x10 bool mask and each one's likeness (0 elsewhere).
+
+    With ``printed`` (10x10 bool: cells read empty before their doubts that show their card's
+    printing and no hand), twins both unknown and both ``printed`` that show the same picture
+    are both empty: each shows its card (a chip, a hand or a card lying on either would break
+    the likeness, and twins never lie side by side, so one cover cannot lie alike on both)."""
     twins = twin_cells(orientation).ravel()
     flat = symbols.ravel()
+    shown = np.zeros(100, bool) if printed is None else np.asarray(printed).ravel()
     found = np.zeros(100, bool)
     alike = np.zeros(100, np.float32)
     for cell in np.flatnonzero(flat == "?"):
         twin = twins[cell]
-        if twin < 0 or flat[twin] != ".":
+        if twin < 0:
+            continue
+        if flat[twin] != "." and not (flat[twin] == "?" and shown[cell] and shown[twin]):
             continue
         alike[cell] = likeness(grid, int(cell), int(twin))
         found[cell] = alike[cell] >= TWIN_MATCH
