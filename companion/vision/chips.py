@@ -1423,28 +1423,15 @@ def _border_colour_limit(
 PIP_SKIN = 0.05  # skin beside a big printed pip's red, above this board's empty cells' own
 
 
-def _weak_border_skin(skin: np.ndarray, empty: np.ndarray, foreign: np.ndarray) -> float:
-    """How much skin-coloured pixels a cell with a weakly ``foreign`` border may show and still
-    hold no hand: ``WEAK_BORDER_SKIN`` above what this board's ``empty`` cells typically show
-    (warm light turns much of every card skin-coloured), at least ``WEAK_BORDER_SKIN``;
-    measured only when a foreign border shows that much skin."""
-    if not (foreign & (skin >= WEAK_BORDER_SKIN)).any():
-        return WEAK_BORDER_SKIN
+def _skin_limit(skin: np.ndarray, empty: np.ndarray, looked_at: np.ndarray, margin: float) -> float:
+    """How much skin-coloured pixels the cells ``looked_at`` may show and still hold no hand:
+    ``margin`` above what this board's ``empty`` cells typically show (warm light turns much
+    of every card, and the edges of every printed red, skin-coloured); measured only when one
+    of them shows more skin than ``margin``."""
+    if not (looked_at & (skin >= margin)).any():
+        return margin
     shown = _empty_cells(skin, empty)
-    if shown is None:
-        return WEAK_BORDER_SKIN
-    return max(WEAK_BORDER_SKIN, float(_middle(shown, 0)) + WEAK_BORDER_SKIN)
-
-
-def _pip_skin_limit(skin: np.ndarray, empty: np.ndarray, red: np.ndarray) -> float:
-    """How much skin-coloured pixels a cell holding one big printed pip may show: ``PIP_SKIN``
-    above what this board's empty cells typically show (warm light turns the edges of every
-    printed red, and much of the card, skin-coloured); measured only when a ``red`` cell
-    shows more skin than ``PIP_SKIN``."""
-    if not (red & (skin >= PIP_SKIN)).any():
-        return PIP_SKIN
-    shown = _empty_cells(skin, empty)
-    return PIP_SKIN if shown is None else float(_middle(shown, 0)) + PIP_SKIN
+    return margin if shown is None else float(_middle(shown, 0)) + margin
 
 
 PALE_DISC_MIN = 0.2  # a pale disc of blue or green (eroded) this broad is a chip glare washed out
@@ -1780,7 +1767,7 @@ def classify(
         # little off must not read better
         # (no more skin than this board's own empty cards show under its light, and a little;
         # on the picture cards, than their own faces show)
-        weak_skin = _weak_border_skin(feats.skin, is_empty, foreign_border)
+        weak_skin = _skin_limit(feats.skin, is_empty, foreign_border, WEAK_BORDER_SKIN)
         weak = (
             foreign_border
             & (border < WEAK_BORDER_MAX)
@@ -1896,7 +1883,7 @@ def classify(
                 (best < CHIP_MIN)
                 & not_solid
                 & (raw_best < PIP_RAW_MAX)
-                & (feats.skin < _pip_skin_limit(feats.skin, is_empty, red & ~is_empty))
+                & (feats.skin < _skin_limit(feats.skin, is_empty, red & ~is_empty, PIP_SKIN))
                 & (feats.edges_missing == 0)
                 # ... and not a clipped cell with a broad pale tint: glare shrinks a washed-out
                 # chip's red to a pip's size but leaves its pale disc

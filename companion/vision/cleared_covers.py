@@ -28,14 +28,13 @@ import cv2
 import numpy as np
 
 from companion.vision.causes import held_only_by
-from companion.vision.chips import CORNERS, _beside
+from companion.vision.chips import AROUND, CORNERS, _beside
 from companion.vision.colour import CHIP_SYMBOLS
 
 # the doubts (``chips.classify`` causes) that may be lifted
 BESIDE_COVER = "next_to_cover"
 LINES_GONE = "boundaries_gone"
 LINES_ALONE_MAX = 1  # unknown cells around a chip whose lines are gone (a cover leaves >= 3)
-AROUND = np.ones((3, 3), np.float32)  # a cell and its 8 neighbours, counted
 
 
 def _doubted_only(
@@ -63,7 +62,7 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
     counted = (unknown & ~_doubted_only(BESIDE_COVER, symbols, why)[1] & ~CORNERS).astype(
         np.float32
     )
-    around = cv2.filter2D(counted, -1, AROUND, borderType=cv2.BORDER_CONSTANT) - counted
+    around = cv2.filter2D(counted, -1, AROUND, borderType=cv2.BORDER_CONSTANT)  # (its 8)
     return only & (around <= LINES_ALONE_MAX + 0.5)
 
 
