@@ -867,3 +867,34 @@ def test_blur_explains_a_faint_tint_over_much_of_a_card_but_not_a_washed_chips_r
     assert symbols[4, 4] == "." and symbols[6, 6] == "?"
     hazed = replace(blank_cells, dark=zero)
     assert chips.classify(hazed)[0][4, 4] == "?"
+
+
+def test_a_boards_own_colour_is_judged_against_its_own_nearby_gaps():
+    from companion.vision.chips import CLASSES, _sides_in_own_colour, cell_shape, coloured_sides
+
+    shape = cell_shape(CW, CH)
+    # a green board under a lamp: its gaps read green in the dim top rows only, bright
+    # (no chip colour) in the middle and below
+    gaps = np.zeros((10 * CH, 10 * CW), np.uint8)
+    for k in range(11):
+        gaps[:, max(0, k * CW - 1) : k * CW + 2] = 255
+        gaps[max(0, k * CH - 1) : k * CH + 2, :] = 255
+    gaps[3 * CH + 2 :] = 0
+    card = gaps.copy()  # ... and a card's back lying over four cells lower down
+    cv2.rectangle(card, (2 * CW - 6, 5 * CH - 5), (4 * CW + 6, 7 * CH + 5), 255, -1)
+    sides = coloured_sides(card, shape)
+    assert (sides[:3] < 2).all()  # the dim rows' green gaps are the board's own
+    assert (sides[5:7, 2:4] >= 2).all()  # the card still runs along its cells' boundaries
+    # counted in the colour each cell's chip shows: a red chip among green gaps crosses none,
+    # a green "chip" (the card) still does
+    green, red = 1 << CLASSES.index("G"), 1 << CLASSES.index("R")
+    packed = np.where(card > 0, green, 0).astype(np.uint8)
+    packed_all = np.full((10 * CH, 10 * CW), green, np.uint8)  # green all over (a green mat)
+    packed_all[2 * CH + 4 : 3 * CH - 4, 5 * CW + 4 : 6 * CW - 4] = red
+    chip = {s: np.zeros((10, 10), np.float32) for s in "BGR"}
+    chip["R"][2, 5] = 0.5
+    chip["G"][5:7, 2:4] = 0.9
+    own_sides, _ = _sides_in_own_colour(packed_all, chip, shape)
+    assert own_sides[2, 5] == 0
+    own_sides, own_corners = _sides_in_own_colour(packed, chip, shape)
+    assert (own_sides[5:7, 2:4] >= 2).all() and (own_corners[5:7, 2:4] >= 2).all()

@@ -807,6 +807,20 @@ def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
 
 
+def _nearby_median(shares: np.ndarray) -> np.ndarray:
+    """Per boundary of a block of them (shares 0-1), the median of those within two of it
+    along both axes (the block's own edges repeated): a cover bigger than a cell crosses a
+    few of the 25, the board's own colour most. A block one boundary wide (the board's
+    outer edge, a column) takes the 7 nearest along it: a card lying over the edge covers
+    two or three."""
+    levels = np.clip(np.ascontiguousarray(shares) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    if levels.shape[1] == 1:
+        middle = cv2.medianBlur(np.repeat(levels, 7, axis=1), 7)[:, :1]
+    else:
+        middle = cv2.medianBlur(levels, 5)
+    return (middle / 255.0).astype(np.float32)
+
+
 def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     """Per cell, how many of its 4 boundaries run mostly (``SIDE_COLOURED``) in chip colours.
 
@@ -826,12 +840,12 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     if max(vert.max(), horiz.max()) < SIDE_COLOURED:
         # (the common case: taking the board's own share off only lowers them)
         return np.zeros((10, 10), np.float32)
-    inner = _middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10].ravel()]), 0)
-    outer = _middle(np.concatenate([vert[:, ::10].ravel(), horiz[::10].ravel()]), 0)
-    vert[:, 1:10] -= inner
-    vert[:, ::10] -= outer
-    horiz[1:10] -= inner
-    horiz[::10] -= outer
+    # (each against the board's own nearby: under a lamp a green board's gaps are greener at
+    # the dim edges than in the middle)
+    vert[:, 1:10] -= _nearby_median(vert[:, 1:10])
+    horiz[1:10] -= _nearby_median(horiz[1:10])
+    for edge in (vert[:, :1], vert[:, 10:], horiz[:1].T, horiz[10:].T):
+        edge -= _nearby_median(edge)
     on_v = vert >= SIDE_COLOURED
     on_h = horiz >= SIDE_COLOURED
     return on_v[:, :10].astype(np.float32) + on_v[:, 1:] + on_h[:10] + on_h[1:]
@@ -847,6 +861,26 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     points = points.astype(np.float32) / 255.0
     on = (points - _middle(points[1:10, 1:10].ravel(), 0)) >= SIDE_COLOURED
     return on[:10, :10].astype(np.float32) + on[:10, 1:] + on[1:, :10] + on[1:, 1:]
+
+
+def _sides_in_own_colour(
+    packed: np.ndarray, chip: dict[str, np.ndarray], shape: CellShape
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, :func:`coloured_sides` and :func:`coloured_corners` counted in the colour of
+    the chip it shows most of (``chip``: per colour, its share of each cell).
+
+    A cover read as a chip is read in its own colour, and that colour runs along the
+    boundaries; a green board's gaps, greener where the light is dim than under the glare in
+    the middle, run along a blue or red chip's boundaries as the board's own colour."""
+    own = np.argmax(np.stack([chip[sym] for sym in CHIP_SYMBOLS]), axis=0)
+    sides = np.zeros((10, 10), np.float32)
+    corners = np.zeros((10, 10), np.float32)
+    for k, sym in enumerate(CHIP_SYMBOLS):
+        mask = cv2.compare(np.bitwise_and(packed, 1 << CLASSES.index(sym)), 0, cv2.CMP_GT)
+        mine = own == k
+        sides[mine] = coloured_sides(mask, shape)[mine]
+        corners[mine] = coloured_corners(mask, shape)[mine]
+    return sides, corners
 
 
 _POINT_OFFSETS = np.arange(-1, 2)  # the 3x3 pixels of a grid intersection
@@ -1076,7 +1110,7 @@ def measure(
     if blocks:
         feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
-        feats.coloured_corners = coloured_corners(any_chip, shape)
+        feats.coloured_sides, feats.coloured_corners = _sides_in_own_colour(packed, chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
