@@ -898,3 +898,16 @@ def test_a_boards_own_colour_is_judged_against_its_own_nearby_gaps():
     assert own_sides[2, 5] == 0
     own_sides, own_corners = _sides_in_own_colour(packed, chip, shape)
     assert (own_sides[5:7, 2:4] >= 2).all() and (own_corners[5:7, 2:4] >= 2).all()
+
+
+def test_a_green_board_s_dim_edges_are_not_taken_for_covers():
+    # frame 155 of the fin34 r0_cards set (4K, green board, warm lamp glare in the middle):
+    # the gaps between the cards read greener at the dim edges than in the middle, and
+    # against one median for the whole board 18 edge chips read as covers (`?`)
+    from test_vision_support import spec_frame
+
+    from companion.vision import analyze_image
+
+    image, truth = spec_frame("green_board_dim_edges_4k_cards_spec.json", written=True)
+    reading = analyze_image(image)
+    assert reading.cells == truth.cells
