@@ -911,3 +911,28 @@ def test_a_green_board_s_dim_edges_are_not_taken_for_covers():
     image, truth = spec_frame("green_board_dim_edges_4k_cards_spec.json", written=True)
     reading = analyze_image(image)
     assert reading.cells == truth.cells
+
+
+def test_the_printing_beside_a_chip_is_measured_without_the_chip():
+    # cards 48 px wide with their corner indices in red or black (checkerboard), each under a
+    # chip of another colour in turn: the ink still showing around the chip is the card's
+    n = 48
+    img = np.full((10 * n, 10 * n, 3), (120, 125, 125), np.uint8)
+    colours = [(170, 70, 20), (40, 150, 30), (40, 30, 200)]  # blue, green, red chips
+    red_card = np.zeros((10, 10), bool)
+    for r in range(10):
+        for c in range(10):
+            x, y = c * n, r * n
+            cv2.rectangle(img, (x + 2, y + 2), (x + n - 3, y + n - 3), (232, 236, 238), -1)
+            red_card[r, c] = (r + c) % 2 == 1
+            ink = (30, 30, 200) if red_card[r, c] else (30, 30, 30)
+            cv2.rectangle(img, (x + 5, y + 5), (x + 9, y + 12), ink, -1)  # the corner index
+            cv2.rectangle(img, (x + n - 10, y + n - 13), (x + n - 6, y + n - 6), ink, -1)
+            cv2.circle(img, (x + n // 2, y + n // 2), 14, colours[(r * 10 + c) % 3], -1)
+    feats = chips.measure(img, ColourProfile())
+    cells = np.ones((10, 10), bool)
+    red, dark = chips.ink_beside_chips(feats, cells)
+    assert (red + dark > 0.01).all()  # printing shows beside every chip
+    assert (red[red_card] > dark[red_card]).all()  # red indices beside blue, green, red chips
+    assert (dark[~red_card] > red[~red_card]).all()  # black ones beside them too
+    assert not chips.ink_beside_chips(feats, np.zeros((10, 10), bool))[0].any()

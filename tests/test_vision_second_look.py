@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 from test_vision_support import DATA, cli_frame, confidently_wrong, spec_frame
 
 from companion.render import random_spec, render_frame
@@ -155,3 +156,23 @@ def test_an_outline_run_onto_the_table_is_passed_over_for_the_board_s_own():
         "..B..G.R.B",
         "*.B...R.G*",
     ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # fin34 r_cards frame 50: 65 chips and a loose card; the 35 cards still showing match
+        # the layout at 0.54 only (the board read just too implausibly to be reported)
+        "late_game_loose_card_cards_spec.json",
+        # fin8181 r0_mat frame 61: 73 chips; the 23 cards still showing match two turns of the
+        # layout alike (0.660 and 0.659): no orientation
+        "late_game_turns_tied_mat_spec.json",
+    ],
+)
+def test_a_late_game_board_showing_few_cards_is_oriented_by_the_printing_beside_its_chips(name):
+    image, truth = spec_frame(name, written=True)
+    reading = analyze_image(image)
+    assert reading.board_found
+    assert reading.orientation == truth.orientation
+    assert confidently_wrong(reading, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= 12

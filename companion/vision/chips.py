@@ -166,6 +166,9 @@ class CellFeatures:
     # skin too dark for the skin class (a dark-skinned hand, fingers in their own shadow),
     # surviving the erosion (``dark_skin``); None: none on the board
     dark_skin: np.ndarray | None = None
+    # per pixel of the grid image, the red and the dark (black ink) class masks as measured
+    # (uint8 0/255): for a look at the printing beside the chips (``ink_beside_chips``)
+    ink_masks: dict[str, np.ndarray] | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -1159,7 +1162,35 @@ def measure(
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
     feats.dark_skin = dark_skin(eroded, shape)
+    feats.ink_masks = {"R": masks["R"], "dark": masks["dark"]}
     return feats
+
+
+BESIDE_CHIP_MARGIN = 0.12  # of a cell's height: a chip's rim and shadow beyond its solid disc
+
+
+def ink_beside_chips(feats: CellFeatures, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell of ``cells`` (10x10 bool; 0 elsewhere), the share of its inner part in red
+    and in dark ink outside every chip's disc (widened by its rim and shadow): the corner
+    index and pips of the card a chip lies on still show around it."""
+    red = np.zeros((10, 10), np.float32)
+    dark = np.zeros((10, 10), np.float32)
+    if feats.ink_masks is None or feats.eroded_chips is None or not cells.any():
+        return red, dark
+    solid = functools.reduce(cv2.bitwise_or, feats.eroded_chips.values())
+    shape = shape_of(solid)
+    # the discs' cores (bold printing in a chip's colour survives the small erosion, not this
+    # one), widened back to the discs, by the small erosion's 2 pixels and by the rim
+    core = _chip_core(shape)
+    side = core.shape[0] + 2 * max(1, round(BESIDE_CHIP_MARGIN * shape.h)) + 4
+    widen = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    covered = cv2.dilate(cv2.erode(solid, core), widen)
+    free = cv2.bitwise_not(covered)
+    shares = _per_cell_planes(
+        np.stack([cv2.bitwise_and(feats.ink_masks[k], free) for k in ("R", "dark")]), shape
+    )
+    red[cells], dark[cells] = shares[0][cells], shares[1][cells]
+    return red, dark
 
 
 def _clip_room(grid_bgr: np.ndarray, feats: CellFeatures, shape: CellShape) -> np.ndarray | None:

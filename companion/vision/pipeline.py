@@ -74,6 +74,8 @@ PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share 
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
+SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the chips ...
+BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the cell at least
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
@@ -672,7 +674,19 @@ class BoardReader:
             usable = (plain == ".") & (feats.ring < 0.2)
             for r, c in CORNER_CELLS:
                 usable[r, c] = False
-            vote = vote_orientation(ink_redness(feats.red_ink, feats.dark), usable)
+            redness = ink_redness(feats.red_ink, feats.dark)
+            vote = vote_orientation(redness, usable)
+            unclear = (
+                vote.margin < CLEAR_INK_MARGIN or vote.scores[vote.orientation] < CLEAR_INK_MATCH
+            )
+            if usable.sum() < SPARSE_INK_CELLS and unclear:
+                # a board late in the game shows few cards, perhaps too few to tell the four
+                # turns apart clearly: the printing still showing around its chips votes too
+                # where that tells them apart more clearly (it is less clear than a whole
+                # card's: not where the cards alone do)
+                beside = vote_orientation(*_with_ink_beside_chips(feats, plain, usable, redness))
+                if beside.margin > vote.margin:
+                    vote = beside
             self._frames_since_vote = 0
         if self.orientation is None:
             if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
@@ -805,6 +819,17 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
             for e in ends:
                 out[e] = True
     return out
+
+
+def _with_ink_beside_chips(
+    feats: chips.CellFeatures, plain: np.ndarray, usable: np.ndarray, redness: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The redness and cells of an ink vote (``redness``, ``usable``) with the cells read as
+    chips added where their card's printing shows beside the chip (``BESIDE_CHIP_INK``)."""
+    under = np.isin(plain, CHIP_SYMBOLS) & (feats.ring < 0.2) & ~chips.CORNERS
+    red, dark = chips.ink_beside_chips(feats, under)
+    shows = under & (red + dark >= BESIDE_CHIP_INK)
+    return np.where(shows, ink_redness(red, dark), redness), usable | shows
 
 
 def _unreadable_edge(symbols: np.ndarray) -> bool:
