@@ -96,6 +96,9 @@ def test_all_no_board(tmp_path):
         ["--fold", "-1"],
         ["--board-share", "0.5"],
         ["--board-share", "0.9-0.3"],
+        ["--chips", "90-20"],
+        ["--chips", "50-97"],
+        ["--chips", "many"],
         ["--other-games", "3"],
     ],
 )
@@ -234,3 +237,18 @@ def test_board_share_puts_boards_in_the_asked_range(tmp_path, capsys):
     assert main(["render", str(tmp_path / "default"), *args[2:], "--quiet"]) == 0
     default = [truth.load(p).board_share for p in sorted((tmp_path / "default").glob("*.jpg"))]
     assert default != shares  # without the option the renderer keeps its own spread
+
+
+def test_chips_puts_late_game_boards_on_the_table(tmp_path, capsys):
+    out = tmp_path / "late"
+    args = ["render", str(out), "--count", "4", "--seed", "5858831", "--no-board", "0"]
+    assert main([*args, "--size", "320x240", "--chips", "80-90", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["chips"] == [80, 90]
+    assert "--chips 80-90" in summary["command"]
+    counts = []
+    for path in sorted(out.glob("frame_*.jpg")):
+        cells = truth.load(path).cells
+        counts.append(sum(ch in "BGR" for row in cells for ch in row))
+        assert sum(row.count("*") for row in cells) == 4  # the free corners stay free
+    assert len(counts) == 4 and all(80 <= n <= 90 for n in counts), counts

@@ -57,6 +57,17 @@ def _share_range(text: str) -> tuple[float, float]:
     return low, high
 
 
+def _chip_range(text: str) -> tuple[int, int]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low, high = int(lo), int(hi)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range LO-HI such as 55-92") from None
+    if not (sep and 0 <= low <= high <= 96):
+        raise argparse.ArgumentTypeError(f"{text!r}: need 0 <= LO <= HI <= 96, e.g. 55-92")
+    return low, high
+
+
 def _count(text: str) -> int:
     try:
         n = int(text)
@@ -122,6 +133,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="LO-HI",
         help="make the whole board cover a share of the frame drawn from LO..HI, e.g. 0.3-0.95 "
         "(the vision issue's range); default: the renderer's own spread, mostly smaller boards",
+    )
+    p.add_argument(
+        "--chips",
+        type=_chip_range,
+        default=None,
+        metavar="LO-HI",
+        help="put LO..HI chips on each board (blue and green, or all three colours, half each), "
+        "e.g. 55-92 for boards late in the game; default: the renderer's own 0..75",
     )
     p.add_argument(
         "--size",
@@ -198,6 +217,7 @@ def frame_spec(
     waves: float = 0.0,
     other_games: float = 0.0,
     board_share: tuple[float, float] | None = None,
+    chips: tuple[int, int] | None = None,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
@@ -227,6 +247,15 @@ def frame_spec(
 
         share = np.random.default_rng([seed, index, 41]).uniform(*board_share)
         spec = with_board_share(spec, float(share))
+    if chips is not None and spec.board:
+        from dataclasses import replace
+
+        from companion.render.randomize import random_cells
+
+        counts = np.random.default_rng([seed, index, 77])  # own stream, as for the bends
+        count = int(counts.integers(chips[0], chips[1] + 1))
+        colours = "BGR" if counts.random() < 0.5 else "BG"
+        spec = replace(spec, cells=random_cells(counts, chips=count, colors=colours))
     return spec
 
 
@@ -261,6 +290,8 @@ def _command(args: argparse.Namespace) -> str:
     ]
     if args.board_share:
         parts.append(f"--board-share {args.board_share[0]}-{args.board_share[1]}")
+    if args.chips:
+        parts.append(f"--chips {args.chips[0]}-{args.chips[1]}")
     if args.size:
         parts.append(f"--size {args.size[0]}x{args.size[1]}")
     if args.max_tilt != 40.0:
@@ -302,6 +333,7 @@ def render_one(job: tuple) -> dict:
             waves=options["waves"],
             other_games=options["other_games"],
             board_share=options["board_share"],
+            chips=options["chips"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -348,6 +380,7 @@ def _results(args: argparse.Namespace):
         "waves": args.waves,
         "other_games": args.other_games,
         "board_share": args.board_share,
+        "chips": args.chips,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -412,6 +445,7 @@ def run(args: argparse.Namespace) -> int:
         "p_waves": args.waves,
         "p_other_games": args.other_games,
         "board_share": list(args.board_share) if args.board_share else None,
+        "chips": list(args.chips) if args.chips else None,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),
