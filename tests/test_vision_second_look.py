@@ -7,7 +7,7 @@ from test_vision_support import DATA, cli_frame, confidently_wrong, spec_frame
 
 from companion.render import random_spec, render_frame
 from companion.tracking.bench import _game_spec
-from companion.vision import analyze_image
+from companion.vision import BoardReader, analyze_image
 from companion.vision.locate import locate_candidates
 from companion.vision.pipeline import (
     WEAK_GRID_PLAUSIBLE,
@@ -121,6 +121,19 @@ def test_a_grid_with_a_chip_on_a_free_corner_and_unlike_corners_is_no_board():
     reading = analyze_image(image)
     if reading.board_found:
         assert confidently_wrong(reading, truth.cells) == []
+
+
+def test_of_two_grids_the_one_reading_a_chip_on_a_free_corner_ranks_lower():
+    # fin35 r_cards frame 59 (1024x768, navy board, tilted 36 degrees): the grid fitted to the
+    # cards' gaps (every line explained) read 0.89, a grid broken out of the cards' blobs 15 px
+    # off at one corner 1.01, its corner cell reading the chip beside it, and two edge cells
+    # `?` with the navy gap in them
+    image, truth = spec_frame("corner_chip_grid_navy_cards_spec.json", written=True)
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reading.cells == truth.cells
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 8
+    assert reader.located_by == "cells"
 
 
 def test_a_weakly_located_grid_reading_just_plausibly_is_not_reported():

@@ -78,6 +78,7 @@ SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the 
 BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the cell at least
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
+CORNER_CHIP_RANK = 0.2  # a grid reading a chip on a free corner ranks this much lower
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
 EMBLEM_LIKENESS = 0.3  # ... unless its four corners look at least this alike (corner_likeness)
 
@@ -498,7 +499,11 @@ class BoardReader:
                 # all, vary more between the two than the right grid's gain)
                 better = self._last_parts.unknown < best.parts.unknown - PLAIN_FALLBACK_UNKNOWN
             else:
-                better = best is None or plausibility > best.plausibility
+                # (a chip read on a free corner, where nobody plays, counts against a grid
+                # when grids are compared: its corner is an ordinary card somewhere)
+                better = best is None or _ranked(plausibility, self._last_parts) > _ranked(
+                    best.plausibility, best.parts
+                )
             if better or trial is plain_trial:
                 result = self._trial(reading, grid, trial_notes, lines, plausibility)
                 if trial is plain_trial:
@@ -819,6 +824,12 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
             for e in ends:
                 out[e] = True
     return out
+
+
+def _ranked(plausibility: float, parts: Judgement) -> float:
+    """A trial's plausibility as trials are compared: less ``CORNER_CHIP_RANK`` per free
+    corner read as a chip."""
+    return plausibility - CORNER_CHIP_RANK * parts.corner_chips
 
 
 def _with_ink_beside_chips(
