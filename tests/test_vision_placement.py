@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 import pytest
-from test_vision_support import cli_frame
+from test_vision_support import cli_frame, spec_frame
 
 from companion.render import random_spec, render_frame
 from companion.vision import analyze_image
@@ -62,6 +62,20 @@ def test_chips_too_big_for_the_cells_show_a_grid_finer_than_the_board():
     p = chip_discs(mask)
     assert p.oversized == 3 and len(p.offsets) == 0
     assert p.misplaced
+
+
+def test_chips_a_little_wider_than_the_cells_show_a_grid_finer_than_the_board():
+    # a text board printed on four pages taped together: its seam outlined half the board
+    # and a grid at half its pitch across it, the columns 0.6 as wide as the board's (fin36
+    # text frame 5); each eroded disc about 1.1 times the grid cells' shorter side. On the
+    # right grids of four sets (11,400 chips) no disc measured more than 0.95
+    mask = np.zeros((10 * CELL_H, 10 * CELL_W), np.uint8)
+    for u, v in ((2.5, 2.5), (6.5, 3.5), (4.5, 7.5)):
+        cv2.circle(mask, (int(u * CELL_W), int(v * CELL_H)), 13, 255, -1)  # 27 px: 1.12 x 24
+    p = chip_discs(mask)
+    assert p.oversized == 3 and p.misplaced
+    fitting = _disc_mask([(2.5, 2.5), (6.5, 3.5), (4.5, 7.5)])  # 19 px: 0.8 of the cells
+    assert chip_discs(fitting).oversized == 0
 
 
 def test_one_big_round_thing_does_not_condemn_the_grid():
@@ -203,3 +217,13 @@ def test_a_grid_moved_by_scattered_chips_is_not_reported_on_unclear_ink():
     reading = reader.read(image)
     assert not reading.board_found or confidently_wrong(reading, truth.cells) == []
     assert not (reader.located_by or "").endswith("+moved")
+
+
+def test_a_half_pitch_grid_on_a_taped_board_is_not_read_and_the_board_is_found():
+    # fin36 text frame 5 (1280x720, the board 13 % of the frame, printed on four pages taped
+    # together): the grid across half the board read 12 cells confidently wrong
+    image, truth = spec_frame("taped_pages_half_pitch_text_spec.json", written=True)
+    reading = analyze_image(image)
+    assert reading.board_found
+    assert reading.cells == truth.cells
+    assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 3

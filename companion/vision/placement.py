@@ -29,7 +29,9 @@ DRIFT_SURE = 1.0  # ... and that far off by this many standard errors of the fit
 DRIFT_MIN_SPREAD = 1.5  # ... spread over the grid this much (standard deviation, in cells)
 WRAPPED = 0.45  # a chip this far off centre may belong to either neighbour: not fitted
 CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
-OVERSIZED = 1.25  # a round solid disc this many times the cell's shorter side is no chip of it:
+# a round solid disc this many times the cell's shorter side is no chip of it (on the right
+# grids of four sets, 11,400 eroded chip discs measured at most 0.95 of it):
+OVERSIZED = 1.05
 OVERSIZED_MIN = 2  # ... this many of them: the grid's cells are smaller than the board's
 ROUND_ASPECT = 1.35  # a disc's bounding box is at most this much longer one way (pixels)
 SOLID_FILL = 0.6  # ... and the disc fills at least this share of it (a circle fills 0.785)
