@@ -99,6 +99,8 @@ def test_all_no_board(tmp_path):
         ["--chips", "90-20"],
         ["--chips", "50-97"],
         ["--chips", "many"],
+        ["--tilt", "50-80"],
+        ["--tilt", "60-45"],
         ["--other-games", "3"],
     ],
 )
@@ -252,3 +254,13 @@ def test_chips_puts_late_game_boards_on_the_table(tmp_path, capsys):
         counts.append(sum(ch in "BGR" for row in cells for ch in row))
         assert sum(row.count("*") for row in cells) == 4  # the free corners stay free
     assert len(counts) == 4 and all(80 <= n <= 90 for n in counts), counts
+
+
+def test_tilt_draws_every_camera_s_tilt_from_the_range(tmp_path, capsys):
+    out = tmp_path / "steep"
+    args = ["render", str(out), "--count", "4", "--seed", "5858841", "--no-board", "0"]
+    assert main([*args, "--size", "320x240", "--tilt", "45-60", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["tilt"] == [45.0, 60.0] and "--tilt 45.0-60.0" in summary["command"]
+    tilts = [truth.load(p).spec["tilt_deg"] for p in sorted(out.glob("frame_*.jpg"))]
+    assert len(tilts) == 4 and all(45 <= t <= 60 for t in tilts), tilts

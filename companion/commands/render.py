@@ -68,6 +68,17 @@ def _chip_range(text: str) -> tuple[int, int]:
     return low, high
 
 
+def _tilt_range(text: str) -> tuple[float, float]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low, high = float(lo), float(hi)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range LO-HI such as 45-60") from None
+    if not (sep and 0 <= low <= high <= 60):
+        raise argparse.ArgumentTypeError(f"{text!r}: need 0 <= LO <= HI <= 60, e.g. 45-60")
+    return low, high
+
+
 def _count(text: str) -> int:
     try:
         n = int(text)
@@ -157,6 +168,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="largest camera tilt in degrees (default 40)",
     )
     p.add_argument(
+        "--tilt",
+        type=_tilt_range,
+        default=None,
+        metavar="LO-HI",
+        help="draw every camera's tilt from LO..HI degrees (up to 60), e.g. 45-60 for photos "
+        "taken from a seat at the table; default: the renderer's own 0..40 (see --max-tilt)",
+    )
+    p.add_argument(
         "--lens",
         type=_probability,
         default=LENS_SHARE,
@@ -218,6 +237,7 @@ def frame_spec(
     other_games: float = 0.0,
     board_share: tuple[float, float] | None = None,
     chips: tuple[int, int] | None = None,
+    tilt: tuple[float, float] | None = None,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
@@ -242,6 +262,11 @@ def frame_spec(
         from dataclasses import replace
 
         spec = replace(spec, tilt_deg=max_tilt)
+    if tilt is not None and spec.board:
+        from dataclasses import replace
+
+        steep = np.random.default_rng([seed, index, 88]).uniform(*tilt)  # own stream
+        spec = replace(spec, tilt_deg=float(steep))
     if board_share is not None and spec.board:
         from companion.render.scene import with_board_share
 
@@ -296,6 +321,8 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--size {args.size[0]}x{args.size[1]}")
     if args.max_tilt != 40.0:
         parts.append(f"--max-tilt {args.max_tilt}")
+    if args.tilt:
+        parts.append(f"--tilt {args.tilt[0]}-{args.tilt[1]}")
     parts.append(f"--lens {args.lens}")
     if args.fold:
         parts.append(f"--fold {args.fold}")
@@ -334,6 +361,7 @@ def render_one(job: tuple) -> dict:
             other_games=options["other_games"],
             board_share=options["board_share"],
             chips=options["chips"],
+            tilt=options["tilt"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -381,6 +409,7 @@ def _results(args: argparse.Namespace):
         "other_games": args.other_games,
         "board_share": args.board_share,
         "chips": args.chips,
+        "tilt": args.tilt,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -446,6 +475,7 @@ def run(args: argparse.Namespace) -> int:
         "p_other_games": args.other_games,
         "board_share": list(args.board_share) if args.board_share else None,
         "chips": list(args.chips) if args.chips else None,
+        "tilt": list(args.tilt) if args.tilt else None,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),

@@ -61,6 +61,8 @@ DEEP_REFINE_MIN = 0.6  # ... and this share of its refined grid lines must fit o
 LENS_RESCUE_MIN = 0.4  # ... or this share, and a clear lens fitted to them (see _refined)
 REFINE_MIN = 0.5  # on the first look, this share of a located grid's lines must fit too
 MAX_CELL_ASPECT = 2.05  # see plausible_cells
+TILTED_CELL_ASPECT = 3.2  # ... or this, seen under a strong tilt:
+TILT_CONVERGENCE = 1.08  # ... the grid's near edge this much longer than its far edge
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
 DEEP_OPTIONS = 6  # best grids per candidate on the second look, plus the framed one
 # (see grid_options_in_quad)
@@ -912,16 +914,29 @@ def grid_along_boundaries(
 
 
 def plausible_cells(quad: np.ndarray) -> bool:
-    """Whether a grid's cells look like a board's on screen: wider than tall by at most
-    ``MAX_CELL_ASPECT`` either way (cells up to 1.5x wide, seen under up to 40 degrees of tilt:
-    rendered boards' grids measure 0.83-1.92 on 3,680 frames). A grid whose 10 columns span
-    3.4 of a landscape board's card columns (cells 0.46 as wide as tall, the pips' own rows
-    lining up with its lines) read 3 cells confidently wrong under 2.2."""
+    """Whether a grid's cells look like a board's on screen: longer one way than the other
+    by at most ``MAX_CELL_ASPECT``, or by at most ``TILTED_CELL_ASPECT`` where the grid shows
+    the perspective of the strong tilt that shrinks them so (``TILT_CONVERGENCE``).
+
+    Cells are up to 1.5x wider than tall; under up to 40 degrees of tilt rendered boards'
+    grids measure 0.83-1.92 (3,680 frames). A photo taken from a seat at the table looks at
+    the board under 45-60 degrees: the cells shrink along the tilt, a landscape cell can look
+    3x as wide as tall, and the grid's edges across the tilt converge, its near edge 1.17-1.36x
+    its far one on 17 such rendered frames. A flat-on grid of such cells is no board's: one
+    whose 10 columns spanned 3.4 of a landscape board's card columns (cells 0.46 as wide as
+    tall, the pips' own rows lining up with its lines) read 3 cells confidently wrong, and
+    straight sides along a hand and the table made a grid 2.7x wide."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
-    width = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
-    height = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
-    ratio = width / max(height, 1e-9)
-    return 1 / MAX_CELL_ASPECT <= ratio <= MAX_CELL_ASPECT
+    top, bottom = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3])
+    left, right = np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1])
+    ratio = (top + bottom) / max(left + right, 1e-9)
+    if 1 / MAX_CELL_ASPECT <= ratio <= MAX_CELL_ASPECT:
+        return True
+    if not 1 / TILTED_CELL_ASPECT <= ratio <= TILTED_CELL_ASPECT:
+        return False
+    # shrunk along the tilt: the edges across it converge towards the far side
+    near, far = (top, bottom) if ratio > 1 else (left, right)
+    return max(near, far) >= TILT_CONVERGENCE * max(min(near, far), 1e-9)
 
 
 def _coarse_fits(
