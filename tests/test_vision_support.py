@@ -101,6 +101,21 @@ def confidently_wrong(reading, truth_cells):
     ]
 
 
+def read_found_right(name: str, most_unknown: int):
+    """Read the frame of render spec ``name`` (``tests/data``, as ``companion render`` wrote
+    it) from scratch and check the board is found, turned right, with no cell confidently
+    wrong and at most ``most_unknown`` cells ``?``; the reading."""
+    from companion.vision import analyze_image
+
+    image, truth = spec_frame(name, written=True)
+    reading = analyze_image(image)
+    assert reading.board_found
+    assert reading.orientation == truth.orientation
+    assert confidently_wrong(reading, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= most_unknown
+    return reading
+
+
 def draw_flat_board(cells, cell_w=40, cell_h=28, gap=4, margin=(30, 14), seed=0):
     """Flat top-down board image and the playing-area rectangle (x0, y0, x1, y1)."""
     rng = np.random.default_rng(seed)

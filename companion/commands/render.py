@@ -44,39 +44,29 @@ def _probability(text: str) -> float:
     return p
 
 
-def _share_range(text: str) -> tuple[float, float]:
-    lo, sep, hi = text.partition("-")
-    try:
-        low, high = float(lo), float(hi)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a range LO-HI such as 0.3-0.95"
-        ) from None
-    if not (sep and 0.01 <= low <= high <= 1):
-        raise argparse.ArgumentTypeError(f"{text!r}: need 0.01 <= LO <= HI <= 1, e.g. 0.3-0.95")
-    return low, high
+def _range_of(cast, least, most, example: str):
+    """An argparse type for a range ``LO-HI`` of ``cast`` values within ``least..most``."""
+
+    def parse(text: str):
+        lo, sep, hi = text.partition("-")
+        try:
+            low, high = cast(lo), cast(hi)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a range LO-HI such as {example}"
+            ) from None
+        if not (sep and least <= low <= high <= most):
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: need {least} <= LO <= HI <= {most}, e.g. {example}"
+            )
+        return low, high
+
+    return parse
 
 
-def _chip_range(text: str) -> tuple[int, int]:
-    lo, sep, hi = text.partition("-")
-    try:
-        low, high = int(lo), int(hi)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a range LO-HI such as 55-92") from None
-    if not (sep and 0 <= low <= high <= 96):
-        raise argparse.ArgumentTypeError(f"{text!r}: need 0 <= LO <= HI <= 96, e.g. 55-92")
-    return low, high
-
-
-def _tilt_range(text: str) -> tuple[float, float]:
-    lo, sep, hi = text.partition("-")
-    try:
-        low, high = float(lo), float(hi)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a range LO-HI such as 45-60") from None
-    if not (sep and 0 <= low <= high <= 60):
-        raise argparse.ArgumentTypeError(f"{text!r}: need 0 <= LO <= HI <= 60, e.g. 45-60")
-    return low, high
+_share_range = _range_of(float, 0.01, 1, "0.3-0.95")
+_chip_range = _range_of(int, 0, 96, "55-92")
+_tilt_range = _range_of(float, 0, 60, "45-60")
 
 
 def _count(text: str) -> int:
