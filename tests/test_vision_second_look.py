@@ -180,6 +180,10 @@ def test_an_outline_run_onto_the_table_is_passed_over_for_the_board_s_own():
         # fin8181 r0_mat frame 61: 73 chips; the 23 cards still showing match two turns of the
         # layout alike (0.660 and 0.659): no orientation
         "late_game_turns_tied_mat_spec.json",
+        # fin37 late_cards frame 12: 91 chips; the 7 cards still showing voted a wrong turn
+        # 0.55 ahead (58 cells confidently wrong), the printing beside the chips the right
+        # one 0.38 ahead on 63 cells
+        "late_game_seven_cards_wrong_turn_cards_spec.json",
     ],
 )
 def test_a_late_game_board_showing_few_cards_is_oriented_by_the_printing_beside_its_chips(name):

@@ -33,7 +33,7 @@ from companion.vision.layout import face_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
-from companion.vision.orient import ink_redness, vote_orientation
+from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
@@ -74,7 +74,7 @@ PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share 
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
-SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the chips ...
+SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the chips
 BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the cell at least
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
@@ -681,16 +681,12 @@ class BoardReader:
                 usable[r, c] = False
             redness = ink_redness(feats.red_ink, feats.dark)
             vote = vote_orientation(redness, usable)
-            unclear = (
-                vote.margin < CLEAR_INK_MARGIN or vote.scores[vote.orientation] < CLEAR_INK_MATCH
-            )
-            if usable.sum() < SPARSE_INK_CELLS and unclear:
+            if usable.sum() < SPARSE_INK_CELLS:
                 # a board late in the game shows few cards, perhaps too few to tell the four
-                # turns apart clearly: the printing still showing around its chips votes too
-                # where that tells them apart more clearly (it is less clear than a whole
-                # card's: not where the cards alone do)
+                # turns apart: the printing still showing around its chips votes too where
+                # that tells them apart more surely (``_surer``)
                 beside = vote_orientation(*_with_ink_beside_chips(feats, plain, usable, redness))
-                if beside.margin > vote.margin:
+                if _surer(beside, vote):
                     vote = beside
             self._frames_since_vote = 0
         if self.orientation is None:
@@ -830,6 +826,14 @@ def _ranked(plausibility: float, parts: Judgement) -> float:
     """A trial's plausibility as trials are compared: less ``CORNER_CHIP_RANK`` per free
     corner read as a chip."""
     return plausibility - CORNER_CHIP_RANK * parts.corner_chips
+
+
+def _surer(vote: OrientationVote, than: OrientationVote) -> bool:
+    """Whether an ink vote tells the four turns apart more surely than another: its margin
+    over the runner-up times the square root of the cells it rests on (a margin measured on 7
+    cards is noise: a late-game board read 0.55 ahead on 7 cards in the wrong turn, and 0.38
+    ahead in the right one on 63 cards and the printing beside their chips)."""
+    return vote.margin * np.sqrt(vote.cells_used) > than.margin * np.sqrt(than.cells_used)
 
 
 def _with_ink_beside_chips(
