@@ -76,6 +76,14 @@ def test_chips_a_little_wider_than_the_cells_show_a_grid_finer_than_the_board():
     assert p.oversized == 3 and p.misplaced
     fitting = _disc_mask([(2.5, 2.5), (6.5, 3.5), (4.5, 7.5)])  # 19 px: 0.8 of the cells
     assert chip_discs(fitting).oversized == 0
+    # ... but two such discs among a dozen chips that fit their cells are side walls stretched
+    # by a steep tilt, not a grid finer than the board
+    few = _disc_mask([(c + 0.5, r + 0.5) for r in range(1, 9, 2) for c in range(1, 9, 3)])
+    for u, v in ((2.5, 4.5), (6.5, 6.5)):
+        cv2.circle(few, (int(u * CELL_W), int(v * CELL_H)), 13, 255, -1)
+    p = chip_discs(few)
+    assert p.oversized == 2 and len(p.offsets) == 12
+    assert not p.misplaced
 
 
 def test_one_big_round_thing_does_not_condemn_the_grid():

@@ -33,6 +33,9 @@ CHIP_AREA = (0.2, 0.9)  # a chip's eroded disc covers this share of a cell
 # grids of four sets, 11,400 eroded chip discs measured at most 0.95 of it):
 OVERSIZED = 1.05
 OVERSIZED_MIN = 2  # ... this many of them: the grid's cells are smaller than the board's
+# ... and this share of the chip-sized discs (under a steep tilt a few chips, their side walls
+# stretching them, measure up to 1.7 of a text board's cells: 2-3 of 50)
+OVERSIZED_SHARE = 0.25
 ROUND_ASPECT = 1.35  # a disc's bounding box is at most this much longer one way (pixels)
 SOLID_FILL = 0.6  # ... and the disc fills at least this share of it (a circle fills 0.785)
 OVERSIZED_MAX = 3.0  # ... but a blob over this many cells across is a sleeve or a card
@@ -59,7 +62,9 @@ class ChipPlacement:
         (a grid with the wrong pitch or perspective is right in the middle and off at a side):
         the grid is not where the cells are. Chips too big for the grid's cells (a grid at
         half the board's pitch, spanning part of the board) count as well."""
-        if self.oversized >= OVERSIZED_MIN:
+        if self.oversized >= max(
+            OVERSIZED_MIN, OVERSIZED_SHARE * (self.oversized + len(self.offsets))
+        ):
             return True
         if _many_straddle(self.straddling, MISPLACED_MIN, MISPLACED_SHARE):
             return True
