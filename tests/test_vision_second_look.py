@@ -188,3 +188,14 @@ def test_an_outline_run_onto_the_table_is_passed_over_for_the_board_s_own():
 )
 def test_a_late_game_board_showing_few_cards_is_oriented_by_the_printing_beside_its_chips(name):
     read_found_right(name, most_unknown=12)
+
+
+def test_a_first_look_grid_whose_empty_cells_show_no_printing_is_left_to_the_closer_look():
+    # fin37 r0_text frame 174 (640x480, blurred, lens): the first look's grid ran at half the
+    # board's pitch across it, read just plausibly (0.454) with 28 % of its empty cells blank
+    # and 5 cells confidently wrong; every card prints its rank and suit
+    image, truth = spec_frame("half_pitch_blank_cells_text_spec.json", written=True)
+    reading = analyze_image(image)
+    assert reading.board_found
+    assert "found on a second, closer look" in reading.notes
+    assert reading.cells == truth.cells

@@ -71,6 +71,9 @@ WEAK_GRID_PLAUSIBLE = 0.6
 SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried
 PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share more cells
+# a board read on the first look with more of its empty cells showing no printing than
+# this is left to the closer look (right grids of 1,102 frames, glare on many: <= 0.19)
+FIRST_LOOK_UNPRINTED_MAX = 0.25
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
@@ -519,6 +522,12 @@ class BoardReader:
         if deep and best is not None and best.parts.unprinted > WASHED_OUT_MAX:
             # found only on the closer look and its empty cells show no printing: glare or
             # haze over the board, where a washed-out chip would read as an empty cell
+            best = None
+        first_look = not deep and calibrated is None
+        if first_look and best is not None and best.parts.unprinted > FIRST_LOOK_UNPRINTED_MAX:
+            # every card shows its printing: a grid whose empty cells show none on this many of
+            # them straddles the cards (a text board's grid at half its pitch read plausibly,
+            # 0.45, with 28 % of its empty cells blank); the closer look decides
             best = None
         if (
             best is not None
