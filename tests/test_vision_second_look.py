@@ -199,3 +199,14 @@ def test_a_first_look_grid_whose_empty_cells_show_no_printing_is_left_to_the_clo
     assert reading.board_found
     assert "found on a second, closer look" in reading.notes
     assert reading.cells == truth.cells
+
+
+def test_a_board_showing_too_few_cards_to_vote_a_turn_is_not_read_in_a_wrong_one():
+    # fin38 late_text frame 32 (1920x1080, 89 chips): 6 cards left showing matched two turns
+    # alike, and one more cell beside a chip voted the wrong one 0.43 ahead: every cell read
+    # wrong. Seven cells decide no turn; a live game keeps the turn found earlier
+    image, truth = spec_frame("late_game_seven_cards_text_spec.json", written=True)
+    reading = analyze_image(image)
+    if reading.board_found:
+        assert reading.orientation == truth.orientation
+        assert confidently_wrong(reading, truth.cells) == []

@@ -77,6 +77,10 @@ FIRST_LOOK_UNPRINTED_MAX = 0.25
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
+# ... nor on fewer cells than this (cards showing, or chips with printing beside them): a
+# late-game text board's 5 and 7 cards voted a wrong turn 0.43-0.48 ahead, and every cell
+# read wrong; a board turned later in a game keeps the turn it was found in)
+ORIENT_CELLS_MIN = 10
 SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the chips
 BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the cell at least
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
@@ -699,7 +703,11 @@ class BoardReader:
                     vote = beside
             self._frames_since_vote = 0
         if self.orientation is None:
-            if vote.margin < ORIENT_MARGIN_MIN or vote.scores[vote.orientation] < INK_MATCH_MIN:
+            if (
+                vote.margin < ORIENT_MARGIN_MIN
+                or vote.scores[vote.orientation] < INK_MATCH_MIN
+                or vote.cells_used < ORIENT_CELLS_MIN
+            ):
                 notes.append(
                     "the printed red/black pattern does not match the classic layout "
                     f"(match {vote.scores[vote.orientation]:.2f}, margin {vote.margin:.2f})"
