@@ -936,3 +936,18 @@ def test_the_printing_beside_a_chip_is_measured_without_the_chip():
     assert (red[red_card] > dark[red_card]).all()  # red indices beside blue, green, red chips
     assert (dark[~red_card] > red[~red_card]).all()  # black ones beside them too
     assert not chips.ink_beside_chips(feats, np.zeros((10, 10), bool))[0].any()
+
+
+def test_a_margin_along_a_whole_edge_column_is_no_colour_of_the_board_s_own():
+    # a grid a cell off (fin39 mat frame 51, 7 % of a 640x480 frame): its last column lies on
+    # the board's blue margin all along, which runs along its cells' boundaries; against a
+    # median that repeated the edge column it was the board's own colour, and the column read
+    # as ten blue chips on a grid read 12 cells wrong
+    from companion.vision.chips import cell_shape, coloured_sides
+
+    shape = cell_shape(CW, CH)
+    mask = np.zeros((10 * CH, 10 * CW), np.uint8)
+    mask[:, 9 * CW + 1 :] = 255  # the margin over the whole last column
+    sides = coloured_sides(mask, shape)
+    assert (sides[1:9, 9] >= 2).all()
+    assert not sides[:, :8].any()

@@ -812,15 +812,19 @@ SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's 
 
 def _nearby_median(shares: np.ndarray) -> np.ndarray:
     """Per boundary of a block of them (shares 0-1), the median of those within two of it
-    along both axes (the block's own edges repeated): a cover bigger than a cell crosses a
+    along both axes (the block mirrored at its edges): a cover bigger than a cell crosses a
     few of the 25, the board's own colour most. A block one boundary wide (the board's
     outer edge, a column) takes the 7 nearest along it: a card lying over the edge covers
     two or three."""
     levels = np.clip(np.ascontiguousarray(shares) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    # (mirrored past the block's edge, not repeated: a line of a grid a cell off, on the margin
+    # all along the block's edge, would be most of its own neighbours)
     if levels.shape[1] == 1:
-        middle = cv2.medianBlur(np.repeat(levels, 7, axis=1), 7)[:, :1]
+        along = cv2.copyMakeBorder(levels, 3, 3, 0, 0, cv2.BORDER_REFLECT_101)
+        middle = cv2.medianBlur(np.repeat(along, 7, axis=1), 7)[3:-3, :1]
     else:
-        middle = cv2.medianBlur(levels, 5)
+        around = cv2.copyMakeBorder(levels, 2, 2, 2, 2, cv2.BORDER_REFLECT_101)
+        middle = cv2.medianBlur(around, 5)[2:-2, 2:-2]
     return (middle / 255.0).astype(np.float32)
 
 
