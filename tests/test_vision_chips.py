@@ -870,7 +870,7 @@ def test_blur_explains_a_faint_tint_over_much_of_a_card_but_not_a_washed_chips_r
 
 
 def test_a_boards_own_colour_is_judged_against_its_own_nearby_gaps():
-    from companion.vision.chips import CLASSES, _sides_in_own_colour, cell_shape, coloured_sides
+    from companion.vision.chips import _sides_in_own_colour, cell_shape, coloured_sides
 
     shape = cell_shape(CW, CH)
     # a green board under a lamp: its gaps read green in the dim top rows only, bright
@@ -887,16 +887,17 @@ def test_a_boards_own_colour_is_judged_against_its_own_nearby_gaps():
     assert (sides[5:7, 2:4] >= 2).all()  # the card still runs along its cells' boundaries
     # counted in the colour each cell's chip shows: a red chip among green gaps crosses none,
     # a green "chip" (the card) still does
-    green, red = 1 << CLASSES.index("G"), 1 << CLASSES.index("R")
-    packed = np.where(card > 0, green, 0).astype(np.uint8)
-    packed_all = np.full((10 * CH, 10 * CW), green, np.uint8)  # green all over (a green mat)
-    packed_all[2 * CH + 4 : 3 * CH - 4, 5 * CW + 4 : 6 * CW - 4] = red
+    nothing = np.zeros((10 * CH, 10 * CW), np.uint8)
+    red_chip = nothing.copy()
+    red_chip[2 * CH + 4 : 3 * CH - 4, 5 * CW + 4 : 6 * CW - 4] = 255
+    green_mat = np.where(red_chip > 0, 0, 255).astype(np.uint8)  # green all over (a green mat)
     chip = {s: np.zeros((10, 10), np.float32) for s in "BGR"}
     chip["R"][2, 5] = 0.5
     chip["G"][5:7, 2:4] = 0.9
-    own_sides, _ = _sides_in_own_colour(packed_all, chip, shape)
+    own_sides, _ = _sides_in_own_colour({"B": nothing, "G": green_mat, "R": red_chip}, chip, shape)
     assert own_sides[2, 5] == 0
-    own_sides, own_corners = _sides_in_own_colour(packed, chip, shape)
+    masks = {"B": nothing, "G": card, "R": nothing}
+    own_sides, own_corners = _sides_in_own_colour(masks, chip, shape)
     assert (own_sides[5:7, 2:4] >= 2).all() and (own_corners[5:7, 2:4] >= 2).all()
 
 

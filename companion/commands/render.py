@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -249,12 +250,8 @@ def frame_spec(
         overrides["size"] = size
     spec = random_spec(rng, **overrides)
     if spec.tilt_deg > max_tilt:
-        from dataclasses import replace
-
         spec = replace(spec, tilt_deg=max_tilt)
     if tilt is not None and spec.board:
-        from dataclasses import replace
-
         steep = np.random.default_rng([seed, index, 88]).uniform(*tilt)  # own stream
         spec = replace(spec, tilt_deg=float(steep))
     if board_share is not None and spec.board:
@@ -263,8 +260,6 @@ def frame_spec(
         share = np.random.default_rng([seed, index, 41]).uniform(*board_share)
         spec = with_board_share(spec, float(share))
     if chips is not None and spec.board:
-        from dataclasses import replace
-
         from companion.render.randomize import random_cells
 
         counts = np.random.default_rng([seed, index, 77])  # own stream, as for the bends

@@ -871,10 +871,11 @@ def coloured_corners(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
 
 
 def _sides_in_own_colour(
-    packed: np.ndarray, chip: dict[str, np.ndarray], shape: CellShape
+    masks: dict[str, np.ndarray], chip: dict[str, np.ndarray], shape: CellShape
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, :func:`coloured_sides` and :func:`coloured_corners` counted in the colour of
-    the chip it shows most of (``chip``: per colour, its share of each cell).
+    the chip it shows most of (``masks``: each chip colour's class mask of the grid image;
+    ``chip``: per colour, its share of each cell).
 
     A cover read as a chip is read in its own colour, and that colour runs along the
     boundaries; a green board's gaps, greener where the light is dim than under the glare in
@@ -883,10 +884,10 @@ def _sides_in_own_colour(
     sides = np.zeros((10, 10), np.float32)
     corners = np.zeros((10, 10), np.float32)
     for k, sym in enumerate(CHIP_SYMBOLS):
-        mask = cv2.compare(np.bitwise_and(packed, 1 << CLASSES.index(sym)), 0, cv2.CMP_GT)
         mine = own == k
-        sides[mine] = coloured_sides(mask, shape)[mine]
-        corners[mine] = coloured_corners(mask, shape)[mine]
+        if mine.any():
+            sides[mine] = coloured_sides(masks[sym], shape)[mine]
+            corners[mine] = coloured_corners(masks[sym], shape)[mine]
     return sides, corners
 
 
@@ -1117,7 +1118,7 @@ def measure(
     if blocks:
         feats.corner_colour = corner_colours(packed, shape, blocks)
     if (feats.coloured_sides >= 2).any():  # corners matter only where colour runs along sides
-        feats.coloured_sides, feats.coloured_corners = _sides_in_own_colour(packed, chip, shape)
+        feats.coloured_sides, feats.coloured_corners = _sides_in_own_colour(masks, chip, shape)
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)

@@ -81,6 +81,7 @@ ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orien
 # late-game text board's 5 and 7 cards voted a wrong turn 0.43-0.48 ahead, and every cell
 # read wrong; a board turned later in a game keeps the turn it was found in)
 ORIENT_CELLS_MIN = 10
+VOTE_RING_MAX = 0.2  # the ink vote takes cells whose border is less foreign than this
 SPARSE_INK_CELLS = 50  # an ink vote on fewer empty cards also looks beside the chips
 BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the cell at least
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
@@ -689,16 +690,18 @@ class BoardReader:
             or self.orientation is None
             or (not self._orientation_fixed and self._frames_since_vote >= VOTE_EVERY)
         ):
-            usable = (plain == ".") & (feats.ring < 0.2)
-            for r, c in CORNER_CELLS:
-                usable[r, c] = False
+            # cells whose border looks like the board's own, free corners aside
+            clean = (feats.ring < VOTE_RING_MAX) & ~chips.CORNERS
+            usable = (plain == ".") & clean
             redness = ink_redness(feats.red_ink, feats.dark)
             vote = vote_orientation(redness, usable)
-            if usable.sum() < SPARSE_INK_CELLS:
+            if usable.sum() < SPARSE_INK_CELLS and (judge or self.orientation is None):
                 # a board late in the game shows few cards, perhaps too few to tell the four
                 # turns apart: the printing still showing around its chips votes too where
-                # that tells them apart more surely (``_surer``)
-                beside = vote_orientation(*_with_ink_beside_chips(feats, plain, usable, redness))
+                # that tells them apart more surely (``_surer``); deciding the turn only, not
+                # on the fast path's look for a board turned in play
+                beside_chips = np.isin(plain, CHIP_SYMBOLS) & clean
+                beside = vote_orientation(*_with_ink_beside(feats, beside_chips, usable, redness))
                 if _surer(beside, vote):
                     vote = beside
             self._frames_since_vote = 0
@@ -853,12 +856,11 @@ def _surer(vote: OrientationVote, than: OrientationVote) -> bool:
     return vote.margin * np.sqrt(vote.cells_used) > than.margin * np.sqrt(than.cells_used)
 
 
-def _with_ink_beside_chips(
-    feats: chips.CellFeatures, plain: np.ndarray, usable: np.ndarray, redness: np.ndarray
+def _with_ink_beside(
+    feats: chips.CellFeatures, under: np.ndarray, usable: np.ndarray, redness: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The redness and cells of an ink vote (``redness``, ``usable``) with the cells read as
-    chips added where their card's printing shows beside the chip (``BESIDE_CHIP_INK``)."""
-    under = np.isin(plain, CHIP_SYMBOLS) & (feats.ring < 0.2) & ~chips.CORNERS
+    """The redness and cells of an ink vote (``redness``, ``usable``) with the chip cells
+    ``under`` added where their card's printing shows beside the chip (``BESIDE_CHIP_INK``)."""
     red, dark = chips.ink_beside_chips(feats, under)
     shows = under & (red + dark >= BESIDE_CHIP_INK)
     return np.where(shows, ink_redness(red, dark), redness), usable | shows
