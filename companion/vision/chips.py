@@ -810,22 +810,28 @@ def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
 
 
+def _levels(shares: np.ndarray) -> np.ndarray:
+    """Shares 0-1 as grey levels 0-255 (uint8), so medians are taken alike everywhere."""
+    return np.clip(np.ascontiguousarray(shares) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+
+
 def _nearby_median(shares: np.ndarray) -> np.ndarray:
-    """Per boundary of a block of them (shares 0-1), the median of those within two of it
-    along both axes (the block mirrored at its edges): a cover bigger than a cell crosses a
-    few of the 25, the board's own colour most. A block one boundary wide (the board's
-    outer edge, a column) takes the 7 nearest along it: a card lying over the edge covers
-    two or three."""
-    levels = np.clip(np.ascontiguousarray(shares) * 255.0 + 0.5, 0, 255).astype(np.uint8)
-    # (mirrored past the block's edge, not repeated: a line of a grid a cell off, on the margin
-    # all along the block's edge, would be most of its own neighbours)
-    if levels.shape[1] == 1:
-        along = cv2.copyMakeBorder(levels, 3, 3, 0, 0, cv2.BORDER_REFLECT_101)
-        middle = cv2.medianBlur(np.repeat(along, 7, axis=1), 7)[3:-3, :1]
-    else:
-        around = cv2.copyMakeBorder(levels, 2, 2, 2, 2, cv2.BORDER_REFLECT_101)
-        middle = cv2.medianBlur(around, 5)[2:-2, 2:-2]
-    return (middle / 255.0).astype(np.float32)
+    """Per boundary of a block of them (shares 0-1, 2-D), the median of those within two of
+    it along both axes (the block mirrored at its edges): a cover bigger than a cell crosses a
+    few of the 25, the board's own colour most. (Mirrored past the block's edge, not
+    repeated: a line of a grid a cell off, on the margin all along the block's edge, would be
+    most of its own neighbours.)"""
+    around = cv2.copyMakeBorder(_levels(shares), 2, 2, 2, 2, cv2.BORDER_REFLECT_101)
+    return (cv2.medianBlur(around, 5)[2:-2, 2:-2] / 255.0).astype(np.float32)
+
+
+def _median_along(lines: np.ndarray) -> np.ndarray:
+    """Per boundary of each line of them (rows of shares 0-1: the board's four outer edges),
+    the median of the 7 nearest along its line, the line mirrored at its ends: a card lying
+    over the edge covers two or three."""
+    along = np.pad(_levels(lines), ((0, 0), (3, 3)), mode="reflect")
+    windows = np.lib.stride_tricks.sliding_window_view(along, 7, axis=1)
+    return (np.partition(windows, 3, axis=2)[..., 3] / 255.0).astype(np.float32)
 
 
 def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -851,8 +857,11 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     # the dim edges than in the middle)
     vert[:, 1:10] -= _nearby_median(vert[:, 1:10])
     horiz[1:10] -= _nearby_median(horiz[1:10])
-    for edge in (vert[:, :1], vert[:, 10:], horiz[:1].T, horiz[10:].T):
-        edge -= _nearby_median(edge)
+    edges = _median_along(np.stack([vert[:, 0], vert[:, 10], horiz[0], horiz[10]]))
+    vert[:, 0] -= edges[0]
+    vert[:, 10] -= edges[1]
+    horiz[0] -= edges[2]
+    horiz[10] -= edges[3]
     on_v = vert >= SIDE_COLOURED
     on_h = horiz >= SIDE_COLOURED
     return on_v[:, :10].astype(np.float32) + on_v[:, 1:] + on_h[:10] + on_h[1:]
