@@ -62,7 +62,8 @@ def texture_size(art: str, cell_aspect: float, cell_h: int) -> tuple[int, int]:
 
 
 def palette_count(art: str) -> int:
-    return {"text": len(TEXT_STYLES), "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
+    """How many palettes (styles) of ``art`` random frames draw from."""
+    return {"text": DRAWN_TEXT_STYLES, "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
 
 
 @lru_cache(maxsize=8)
@@ -126,7 +127,9 @@ class TextStyle:
 
     paper: tuple[int, int, int]
     font: int
-    layout: str  # "stacked": rank over suit; "side": rank left, suit right; "corner": big suit
+    # "stacked": rank over suit; "side": rank left, suit right; "corner": big suit; "bold": a
+    # suit as wide as a chip (most of the cell's shorter side), a small rank in the corner
+    layout: str
     lines: tuple[int, int, int]
     free: str  # "star", "free", "ring"
     sheets: bool = False  # printed on four sheets taped together
@@ -139,7 +142,11 @@ TEXT_STYLES = [
     TextStyle((205, 222, 232), cv2.FONT_HERSHEY_COMPLEX, "stacked", (120, 60, 20), "free"),
     TextStyle((244, 244, 244), cv2.FONT_HERSHEY_SIMPLEX, "side", (30, 28, 26), "ring", True),
     TextStyle((200, 236, 236), cv2.FONT_HERSHEY_DUPLEX, "corner", (70, 70, 70), "star"),
+    # held out of random frames (as the mat art is): a printable board whose hearts and
+    # diamonds are as big as a chip, for the vision's tests
+    TextStyle((242, 244, 244), cv2.FONT_HERSHEY_SIMPLEX, "bold", (30, 28, 26), "ring"),
 ]
+DRAWN_TEXT_STYLES = 6  # random frames draw their style from the first six
 
 
 def _text_cell(img, card, x0, y0, cw, ch, style: TextStyle) -> None:
@@ -152,6 +159,9 @@ def _text_cell(img, card, x0, y0, cw, ch, style: TextStyle) -> None:
     elif style.layout == "side":
         _put_centered(img, label, (x0 + 0.32 * cw, y0 + 0.5 * ch), 0.34 * ch, ink, style.font)
         draw_suit(img, card[1], (x0 + 0.72 * cw, y0 + 0.5 * ch), 0.4 * ch, ink)
+    elif style.layout == "bold":
+        _put_centered(img, label, (x0 + 0.16 * cw, y0 + 0.16 * ch), 0.18 * ch, ink, style.font)
+        draw_suit(img, card[1], (cx + 0.05 * cw, y0 + 0.55 * ch), 0.68 * min(cw, ch), ink)
     else:  # small rank in the corner, a big suit in the middle
         _put_centered(img, label, (x0 + 0.2 * cw, y0 + 0.2 * ch), 0.2 * ch, ink, style.font)
         draw_suit(img, card[1], (cx + 0.06 * cw, y0 + 0.56 * ch), 0.52 * ch, ink)

@@ -42,6 +42,7 @@ CAUSE_TEXT: dict[str, str] = {
     "part_chip": "part of a chip shows (between fingers, or at a cover's edge)",
     "part_chip_bg": "part of a blue or green chip shows (between fingers)",
     "undecided": "neither clearly a chip nor clearly the card's printing",
+    "red_print": "red as big as a chip but not round (a bold printed heart or diamond?)",
     "next_to_cover": "beside a covered cell, with signs of the same cover",
 }
 
@@ -64,6 +65,7 @@ CAUSE_KIND: dict[str, str] = {
         ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured"), "glare"
     ),
     "undecided": "unclear",
+    "red_print": "unclear",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
 

@@ -29,7 +29,7 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
-from companion.vision.layout import face_cells
+from companion.vision.layout import black_suit_cells, face_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
@@ -37,6 +37,7 @@ from companion.vision.orient import OrientationVote, ink_redness, vote_orientati
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
+from companion.vision.red_print import RED_PRINT_CONF, red_print
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -764,6 +765,19 @@ class BoardReader:
             red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
             symbols = np.where(red, "R", symbols)
             conf = np.where(red, RED_ON_BLACK_CONF, conf)
+        # a red chip on a card printed red: round as a chip, or a bold heart or diamond
+        if feats.ink_masks is not None and (symbols == "R").any():
+            red_cards = ~black_suit_cells(orientation=self.orientation)
+            bg = None
+            if feats.eroded_chips is not None:
+                bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
+            printed, doubtful = red_print(
+                symbols, feats.ink_masks["R"], bg, red_cards, chips.shape_of(grid)
+            )
+            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
+            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
+            if doubtful.any():
+                why["red_print"] = doubtful
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of

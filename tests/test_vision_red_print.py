@@ -1,0 +1,85 @@
+"""Bold printed hearts and diamonds as big as a chip are printing, not red chips."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from test_vision_support import read_found_right
+
+from companion.render.suits import draw_suit
+from companion.vision.chips import CellShape
+from companion.vision.red_print import blob_inner_circle, red_print
+
+W, H = 30, 24  # a grid image's cell
+SHAPE = CellShape(W, H)
+
+
+def _masks(marks: dict[tuple[int, int], str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(symbols, red mask, blue/green mask)`` of a grid image with, per cell, ``"disc"`` (a red
+    chip), ``"heart"`` or ``"diamond"`` (bold red print as wide as a chip) or ``"bg"`` (a blue
+    or green chip, eroded as the reading erodes it)."""
+    red = np.zeros((10 * H, 10 * W), np.uint8)
+    bg = np.zeros_like(red)
+    symbols = np.full((10, 10), ".", "<U1")
+    for (r, c), kind in marks.items():
+        centre = ((c + 0.5) * W, (r + 0.5) * H)
+        chip = round(0.39 * H)  # a chip is ~0.78 of the cell's shorter side wide
+        if kind == "disc":
+            cv2.circle(red, (round(centre[0]), round(centre[1])), chip, 255, -1)
+            cv2.circle(red, (round(centre[0]) - 3, round(centre[1]) - 3), 2, 0, -1)  # highlight
+        elif kind == "bg":
+            cv2.circle(bg, (round(centre[0]), round(centre[1])), chip - 2, 255, -1)
+        else:
+            suit = {"heart": "H", "diamond": "D"}[kind]
+            ink = np.zeros((10 * H, 10 * W, 3), np.uint8)
+            draw_suit(ink, suit, centre, 0.68 * H, (255, 255, 255))
+            red = np.maximum(red, ink[..., 0])
+        symbols[r, c] = "G" if kind == "bg" else "R"
+    return symbols, (red > 127).astype(np.uint8) * 255, bg
+
+
+def test_inner_circle_of_a_disc_is_its_width_and_area():
+    symbols, red, _ = _masks({(4, 4): "disc"})
+    diameter, area = blob_inner_circle(red, 4, 4, SHAPE)
+    radius = round(0.39 * H)
+    assert diameter == pytest.approx(2 * radius, abs=2.0)
+    # the highlight's hole is filled: the whole disc counts
+    assert area == pytest.approx(np.pi * radius * radius, rel=0.1)
+    assert blob_inner_circle(red, 0, 0, SHAPE) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("with_bg_chips", [True, False])
+def test_bold_hearts_and_diamonds_on_red_cards_are_printing(with_bg_chips):
+    marks = {(2, 5): "heart", (2, 6): "diamond", (4, 4): "disc", (5, 5): "disc", (1, 1): "heart"}
+    if with_bg_chips:
+        marks.update({(7, 1): "bg", (8, 2): "bg", (6, 0): "bg"})
+    symbols, red, bg = _masks(marks)
+    red_cards = np.zeros((10, 10), bool)
+    red_cards[2, 5] = red_cards[2, 6] = red_cards[4, 4] = red_cards[5, 5] = True
+    printed, doubtful = red_print(symbols, red, bg if with_bg_chips else None, red_cards, SHAPE)
+    flagged = printed | doubtful
+    assert flagged[2, 5] and flagged[2, 6]  # bold print on red cards
+    assert printed[2, 6]  # a diamond is clearly no disc
+    assert not flagged[4, 4] and not flagged[5, 5]  # red chips stay chips
+    assert not flagged[1, 1]  # a black suit's card prints no red: red there is a chip
+
+
+def test_nothing_to_look_at_without_red_readings():
+    symbols = np.full((10, 10), ".", "<U1")
+    red = np.zeros((10 * H, 10 * W), np.uint8)
+    printed, doubtful = red_print(symbols, red, None, np.ones((10, 10), bool), SHAPE)
+    assert not printed.any() and not doubtful.any()
+
+
+def test_board_printing_bold_suits_reads_its_red_chips_and_no_hearts():
+    """A printable board whose hearts and diamonds are as big as a chip (text art style 6),
+    with 21 red chips: before, 11 bold hearts and diamonds read as red chips."""
+    reading = read_found_right("bold_suits_red_chips_text_spec.json", most_unknown=3)
+    assert sum(row.count("R") for row in reading.cells) >= 20
+
+
+def test_portrait_cells_with_big_suits_read_no_hearts_as_chips():
+    """Portrait cells (0.65 as wide as tall) whose big suits fill the cell's width: before, 22
+    hearts and diamonds read as red chips."""
+    read_found_right("portrait_cells_big_suits_text_spec.json", most_unknown=16)
