@@ -13,7 +13,7 @@ import functools
 import math
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import cv2
@@ -941,6 +941,8 @@ class MeasureCache:
     noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
     age: int = 0
+    # what ``red_print`` measured on this grid: the board's chip width, each red cell's shape
+    red_shapes: dict = field(default_factory=dict)
 
 
 NOISY = 3.5  # grey levels of sensor noise on the card white (rendered boards: mostly < 3)

@@ -733,6 +733,33 @@ class BoardReader:
             self.orientation = vote.orientation
         if vote is not None:
             self._last_vote = vote
+        # a red chip on a card printed red: round as a chip, or a bold heart or diamond (the
+        # doubtful ones then look like their empty twin, or not)
+        if feats.ink_masks is not None and (symbols == "R").any():
+            red_cards = ~black_suit_cells(orientation=self.orientation)
+            bg = None
+            if feats.eroded_chips is not None:
+                bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
+            # (glare taken off a cell may have bitten into a chip's disc: such a cell is at
+            # most doubtful; a white card clipped by the camera is no sign of it, and a hand
+            # that bites into a chip leaves signs of a cover, so that it is not read red)
+            bitten = feats.glared
+            printed, doubtful = red_print(
+                symbols,
+                feats.ink_masks["R"],
+                bg,
+                red_cards,
+                chips.shape_of(grid),
+                bitten,
+                # (a grid being judged is measured with its glare left on: not kept)
+                # (a grid being judged is measured with its glare left on: not kept)
+                memo=None if judge else self._cache.red_shapes,
+                red_share=feats.raw["R"],
+            )
+            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
+            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
+            if doubtful.any():
+                why["red_print"] = doubtful
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -765,19 +792,6 @@ class BoardReader:
             red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
             symbols = np.where(red, "R", symbols)
             conf = np.where(red, RED_ON_BLACK_CONF, conf)
-        # a red chip on a card printed red: round as a chip, or a bold heart or diamond
-        if feats.ink_masks is not None and (symbols == "R").any():
-            red_cards = ~black_suit_cells(orientation=self.orientation)
-            bg = None
-            if feats.eroded_chips is not None:
-                bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
-            printed, doubtful = red_print(
-                symbols, feats.ink_masks["R"], bg, red_cards, chips.shape_of(grid)
-            )
-            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
-            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
-            if doubtful.any():
-                why["red_print"] = doubtful
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
