@@ -101,6 +101,10 @@ def test_all_no_board(tmp_path):
         ["--chips", "many"],
         ["--tilt", "50-80"],
         ["--tilt", "60-45"],
+        ["--palette", "-1"],
+        ["--palette", "bold"],
+        ["--cell-aspect", "0.3-0.9"],
+        ["--cell-aspect", "0.9-0.7"],
         ["--other-games", "3"],
     ],
 )
@@ -264,3 +268,34 @@ def test_tilt_draws_every_camera_s_tilt_from_the_range(tmp_path, capsys):
     assert summary["tilt"] == [45.0, 60.0] and "--tilt 45.0-60.0" in summary["command"]
     tilts = [truth.load(p).spec["tilt_deg"] for p in sorted(out.glob("frame_*.jpg"))]
     assert len(tilts) == 4 and all(45 <= t <= 60 for t in tilts), tilts
+
+
+def test_palette_and_cell_aspect_draw_every_board_so(tmp_path, capsys):
+    out = tmp_path / "bold"
+    args = ["render", str(out), "--count", "3", "--seed", "5454399", "--no-board", "0"]
+    args += ["--art", "text", "--palette", "6", "--cell-aspect", "0.65-0.85"]
+    assert main([*args, "--size", "320x240", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["palette"] == 6 and "--palette 6" in summary["command"]
+    assert summary["cell_aspect"] == [0.65, 0.85]
+    specs = [truth.load(p).spec for p in sorted(out.glob("frame_*.jpg"))]
+    assert len(specs) == 3 and all(s["palette"] == 6 for s in specs)
+    assert all(0.65 <= s["cell_aspect"] <= 0.85 for s in specs), specs
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [(["--palette", "2"], "needs one --art"), (["--art", "mat", "--palette", "4"], "0-3")],
+)
+def test_a_palette_the_art_lacks_exits_2(tmp_path, bad, message, capsys):
+    assert main(["render", str(tmp_path), "--count", "1", *bad]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_portrait_cells_keep_chips_inside_them():
+    """A chip is 0.8 of the cell's shorter side wide whatever way the cell lies."""
+    from companion.render.art import build_art
+
+    for art in ("text", "cards", "mat"):
+        board = build_art(art, 0, 0.7, 40)
+        assert board.chip_diameter <= 0.8 * board.cell_w + 1e-6, art

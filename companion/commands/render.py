@@ -68,6 +68,17 @@ def _range_of(cast, least, most, example: str):
 _share_range = _range_of(float, 0.01, 1, "0.3-0.95")
 _chip_range = _range_of(int, 0, 96, "55-92")
 _tilt_range = _range_of(float, 0, 60, "45-60")
+_aspect_range = _range_of(float, 0.5, 2.5, "0.65-0.85")
+
+
+def _palette(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a palette number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a palette number is 0 or more")
+    return n
 
 
 def _count(text: str) -> int:
@@ -167,6 +178,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         "taken from a seat at the table; default: the renderer's own 0..40 (see --max-tilt)",
     )
     p.add_argument(
+        "--palette",
+        type=_palette,
+        default=None,
+        metavar="N",
+        help="draw every board in palette (style) N of the --art named, held-out ones included "
+        "(text 0-6: 6 prints one bold suit as wide as a chip per cell; cards 0-4; mat 0-3); "
+        "default: a random one of those random frames use",
+    )
+    p.add_argument(
+        "--cell-aspect",
+        type=_aspect_range,
+        default=None,
+        metavar="LO-HI",
+        help="draw every board's cell width/height from LO..HI (0.5-2.5), e.g. 0.65-0.85 for "
+        "portrait cells (cards printed upright); default: the art's own range",
+    )
+    p.add_argument(
         "--lens",
         type=_probability,
         default=LENS_SHARE,
@@ -229,6 +257,8 @@ def frame_spec(
     board_share: tuple[float, float] | None = None,
     chips: tuple[int, int] | None = None,
     tilt: tuple[float, float] | None = None,
+    palette: int | None = None,
+    cell_aspect: tuple[float, float] | None = None,
 ):
     """The spec of frame ``index`` of dataset ``seed`` (independent of the other frames)."""
     from companion.render import random_spec
@@ -254,6 +284,12 @@ def frame_spec(
     if tilt is not None and spec.board:
         steep = np.random.default_rng([seed, index, 88]).uniform(*tilt)  # own stream
         spec = replace(spec, tilt_deg=float(steep))
+    if palette is not None and spec.board:
+        spec = replace(spec, palette=palette)
+    if cell_aspect is not None and spec.board:
+        aspect = np.random.default_rng([seed, index, 99]).uniform(*cell_aspect)  # own stream
+        # (in steps of 0.05, as random frames: frames of a dataset share cached textures)
+        spec = replace(spec, cell_aspect=round(float(aspect) * 20) / 20)
     if board_share is not None and spec.board:
         from companion.render.scene import with_board_share
 
@@ -308,6 +344,10 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--max-tilt {args.max_tilt}")
     if args.tilt:
         parts.append(f"--tilt {args.tilt[0]}-{args.tilt[1]}")
+    if args.palette is not None:
+        parts.append(f"--palette {args.palette}")
+    if args.cell_aspect:
+        parts.append(f"--cell-aspect {args.cell_aspect[0]}-{args.cell_aspect[1]}")
     parts.append(f"--lens {args.lens}")
     if args.fold:
         parts.append(f"--fold {args.fold}")
@@ -347,6 +387,8 @@ def render_one(job: tuple) -> dict:
             board_share=options["board_share"],
             chips=options["chips"],
             tilt=options["tilt"],
+            palette=options["palette"],
+            cell_aspect=options["cell_aspect"],
         )
         image, truth = render_raw(spec)
     except SpecError as exc:
@@ -395,6 +437,8 @@ def _results(args: argparse.Namespace):
         "board_share": args.board_share,
         "chips": args.chips,
         "tilt": args.tilt,
+        "palette": args.palette,
+        "cell_aspect": args.cell_aspect,
         "prefix": args.prefix,
         "fmt": args.fmt,
         "empty_refs": args.empty_refs,
@@ -414,6 +458,20 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.max_tilt <= 60:
         print("companion render: --max-tilt must be within 0..60 degrees", file=sys.stderr)
         return EXIT_USAGE
+    if args.palette is not None:
+        from companion.render.art import style_count
+
+        if args.art == "mixed":
+            print(
+                "companion render: --palette needs one --art (text, cards or mat)", file=sys.stderr
+            )
+            return EXIT_USAGE
+        if args.palette >= style_count(args.art):
+            print(
+                f"companion render: the {args.art} art has palettes 0-{style_count(args.art) - 1}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     out = Path(args.out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -461,6 +519,8 @@ def run(args: argparse.Namespace) -> int:
         "board_share": list(args.board_share) if args.board_share else None,
         "chips": list(args.chips) if args.chips else None,
         "tilt": list(args.tilt) if args.tilt else None,
+        "palette": args.palette,
+        "cell_aspect": list(args.cell_aspect) if args.cell_aspect else None,
         "format": args.fmt,
         **stats,
         "seconds": round(elapsed, 2),

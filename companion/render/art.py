@@ -61,6 +61,11 @@ def texture_size(art: str, cell_aspect: float, cell_h: int) -> tuple[int, int]:
     return round(SIZE * cell_h * aspect + 2 * mx * cell_h), round(SIZE * cell_h + 2 * my * cell_h)
 
 
+def style_count(art: str) -> int:
+    """How many palettes (styles) ``art`` has, those held out of random frames included."""
+    return {"text": len(TEXT_STYLES), "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
+
+
 def palette_count(art: str) -> int:
     """How many palettes (styles) of ``art`` random frames draw from."""
     return {"text": DRAWN_TEXT_STYLES, "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
@@ -348,7 +353,7 @@ def _cards_board(palette: int, aspect: float, cell_h: int) -> BoardArt:
             _paste(img, faces[card], mask, round(x0 + gap), round(y0 + gap))
     _margin_print(img, w, h, mx, my, ch, accent, paper)
     _fold_crease(img, h)
-    return BoardArt(img, (mx, my), cw, ch, chip_diameter=0.8 * ch)
+    return BoardArt(img, (mx, my), cw, ch, chip_diameter=0.8 * min(cw, ch))
 
 
 REMINDERS = (("TWO-EYED JACKS WILD", ("JC", "JD")), ("ONE-EYED JACKS REMOVE", ("JH", "JS")))

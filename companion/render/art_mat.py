@@ -107,4 +107,4 @@ def mat_board(palette: int, aspect: float, cell_h: int, texture_size) -> tuple:
             x, y = round(m + i * cw), round(m + i * ch)
             cv2.line(img, (x, round(m)), (x, round(m + SIZE * ch)), style.grid, t, cv2.LINE_AA)
             cv2.line(img, (round(m), y), (round(m + SIZE * cw), y), style.grid, t, cv2.LINE_AA)
-    return img, (m, m), cw, ch, 0.8 * ch
+    return img, (m, m), cw, ch, 0.8 * min(cw, ch)  # (a portrait cell: its width)

@@ -740,10 +740,12 @@ class BoardReader:
             bg = None
             if feats.eroded_chips is not None:
                 bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
-            # (glare taken off a cell may have bitten into a chip's disc: such a cell is at
-            # most doubtful; a white card clipped by the camera is no sign of it, and a hand
-            # that bites into a chip leaves signs of a cover, so that it is not read red)
-            bitten = feats.glared
+            # (glare taken off a cell may have bitten into a chip's disc, and skin-coloured
+            # pixels are a hand's bite or the orange part of a chip's red: such a cell is at
+            # most doubtful; a white card clipped by the camera is no sign of either)
+            bitten = feats.skin >= chips.HAND_SKIN
+            if feats.glared is not None:
+                bitten |= feats.glared
             printed, doubtful = red_print(
                 symbols,
                 feats.ink_masks["R"],
