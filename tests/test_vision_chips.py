@@ -628,7 +628,15 @@ def test_per_cell_fractions_count_each_cells_inner_pixels():
 
 
 def test_colour_classes_are_the_hsv_boxes_of_the_profile():
-    from companion.vision.colour import CLASSES, TINT_MIN, HueBand, class_mask, colour_code
+    from companion.vision.colour import (
+        CLASSES,
+        ORANGE_RED,
+        ORANGE_RED_SAT,
+        TINT_MIN,
+        HueBand,
+        class_mask,
+        colour_code,
+    )
 
     rng = np.random.default_rng(4)
     hsv = np.dstack(
@@ -655,6 +663,9 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
         want = {
             k: box(b, profile.min_saturation, profile.min_value) for k, b in profile.chips.items()
         }
+        if profile.chips["R"].lo > profile.chips["R"].hi:  # red's usual band: orange-red too
+            lo, hi = ORANGE_RED
+            want["R"] |= cv2.inRange(hsv, (lo, ORANGE_RED_SAT, profile.min_value), (hi, 255, 255))
         want["skin"] = box(profile.skin, 40, 80) & ~want["R"]
         want["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, 100))
         blue, green = profile.chips["B"], profile.chips["G"]

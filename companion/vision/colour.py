@@ -116,6 +116,10 @@ CLASSES = ("B", "G", "R", "skin", "dark", "pale_bg", "tinted", "dark_skin")
 SKIN_SATURATION, SKIN_VALUE = 40, 80  # skin is paler than a chip, but not dark
 DARK_SKIN_SATURATION = 60  # of 255: dark skin keeps its warm hue strongly (dark ink: greyish)
 DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
+# a red chip leaning to orange (a cheaper set, a camera's colours) shows these hues, past red's
+# band, but saturated as no skin is (skin: 0.23-0.68 of full; red chips and ink: 0.8-0.87)
+ORANGE_RED = (7, 12)
+ORANGE_RED_SAT = 190
 
 
 def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.ndarray:
@@ -127,7 +131,16 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     class and band."""
     hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
     h, s, v = cv2.split(hsv)
-    return cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
+    code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
+    red = profile.chips["R"]
+    if red.lo > red.hi and red.hi < ORANGE_RED[0]:  # the usual red band, wrapping round 0
+        orange = cv2.inRange(
+            hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
+        )
+        if cv2.countNonZero(orange):
+            bit = 1 << CLASSES.index("R")
+            code[orange > 0] |= bit
+    return code
 
 
 def class_mask(code: np.ndarray, name: str, out: np.ndarray | None = None) -> np.ndarray:
