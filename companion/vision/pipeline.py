@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision import chips
-from companion.vision.causes import unknown_reasons
+from companion.vision.causes import held_only_by, unknown_reasons
 from companion.vision.cleared_covers import chips_beside_no_cover, chips_hiding_lines
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
@@ -37,7 +37,7 @@ from companion.vision.orient import OrientationVote, ink_redness, vote_orientati
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
-from companion.vision.red_print import RED_PRINT_CONF, red_print
+from companion.vision.red_print import PRINT_SKIN_MAX, RED_PRINT_CONF, red_print
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -735,15 +735,18 @@ class BoardReader:
             self._last_vote = vote
         # a red chip on a card printed red: round as a chip, or a bold heart or diamond (the
         # doubtful ones then look like their empty twin, or not)
-        if feats.ink_masks is not None and (symbols == "R").any():
+        # (and a cell left unknown only as neither clearly a chip nor clearly printing may turn
+        # out to be printing by its shape)
+        undecided = (symbols == "?") & held_only_by(why, ("undecided",))
+        if feats.ink_masks is not None and ((symbols == "R") | undecided).any():
             red_cards = ~black_suit_cells(orientation=self.orientation)
             bg = None
             if feats.eroded_chips is not None:
                 bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
             # (glare taken off a cell may have bitten into a chip's disc, and skin-coloured
-            # pixels are a hand's bite or the orange part of a chip's red: such a cell is at
-            # most doubtful; a white card clipped by the camera is no sign of either)
-            bitten = feats.skin >= chips.HAND_SKIN
+            # pixels are a hand's bite, a loose card's edge or the orange part of a chip's red:
+            # such a cell is at most doubtful; a white card clipped by the camera is no sign)
+            bitten = feats.skin >= PRINT_SKIN_MAX
             if feats.glared is not None:
                 bitten |= feats.glared
             printed, doubtful = red_print(
@@ -757,6 +760,7 @@ class BoardReader:
                 # (a grid being judged is measured with its glare left on: not kept)
                 memo=None if judge else self._cache.red_shapes,
                 red_share=feats.raw["R"],
+                undecided=undecided,
             )
             symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
             conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))

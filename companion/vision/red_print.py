@@ -37,6 +37,9 @@ INK_AREA_MIN = 1.3  # ... this much bigger than its inner circle: printing, read
 REACH = 0.3  # of a cell looked at beyond each side (a chip off its cell's centre)
 CHIP_SAMPLES = 8  # blue and green chips measured for the board's chip size, at most
 RED_PRINT_CONF = 0.6  # what an empty reading from the shape alone claims
+# printed red keeps clean edges (bold hearts: skin-coloured pixels over <= 0.006 of the cell);
+# more is a bite out of a chip (fingers, a loose card's edge: 0.048 seen) or an orange chip
+PRINT_SKIN_MAX = 0.03
 
 
 def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tuple[float, float]:
@@ -94,6 +97,7 @@ def red_print(
     bitten: np.ndarray | None = None,
     memo: dict | None = None,
     red_share: np.ndarray | None = None,
+    undecided: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(printed, doubtful)``: of the cells read ``R`` (``symbols``, screen order) on cards
     printed red (``red_cards``), those whose red (``red_mask``, the grid image's red class) is
@@ -104,10 +108,16 @@ def red_print(
 
     ``memo`` (a dict kept with a located grid, ``chips.MeasureCache.red_shapes``) keeps the
     board's chip width and each cell's shape with its red share (``red_share``, 10x10): a cell
-    whose share moved less than ``SAME_RED`` is not measured again (a fixed camera's frames)."""
+    whose share moved less than ``SAME_RED`` is not measured again (a fixed camera's frames).
+
+    ``undecided`` (10x10 bool): cells left ``?`` only for a doubt between red printing and a
+    chip; of them, those whose red is clearly printing are ``printed`` too (the others stay
+    as they are)."""
     printed = np.zeros((10, 10), bool)
     doubtful = np.zeros((10, 10), bool)
-    cells = np.argwhere((np.asarray(symbols) == "R") & red_cards & ~CORNERS)
+    red = np.asarray(symbols) == "R"
+    looked = red if undecided is None else red | undecided
+    cells = np.argwhere(looked & red_cards & ~CORNERS)
     if not len(cells):
         return printed, doubtful
     memo = {} if memo is None else memo
@@ -126,7 +136,7 @@ def red_print(
             memo[(r, c)] = (share if share is not None else -1.0, verdict)
         if verdict == PRINT and not (bitten is not None and bitten[r, c]):
             printed[r, c] = True
-        elif verdict != CHIP:
+        elif verdict != CHIP and red[r, c]:
             doubtful[r, c] = True
     return printed, doubtful
 
@@ -135,6 +145,8 @@ def _shape(red_mask: np.ndarray, r: int, c: int, shape: CellShape, least: float)
     """``CHIP``, ``PRINT`` or ``DOUBT``: what the red blob of cell ``(r, c)`` looks like, given
     the narrowest inner circle a red chip shows (``least``, pixels)."""
     diameter, area = blob_inner_circle(red_mask, r, c, shape)
+    if diameter == 0:  # no red in the cell's middle: nothing to judge by its shape
+        return DOUBT
     circle = np.pi * diameter * diameter / 4
     roundness = area / circle if circle else np.inf
     if diameter >= least or roundness <= DISC_AREA_MAX:
