@@ -71,34 +71,24 @@ _tilt_range = _range_of(float, 0, 60, "45-60")
 _aspect_range = _range_of(float, 0.5, 2.5, "0.65-0.85")
 
 
-def _palette(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a palette number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a palette number is 0 or more")
-    return n
+def _whole_number(least: int, problem: str):
+    """An argparse type for a whole number of at least ``least`` (``problem`` says why not)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < least:
+            raise argparse.ArgumentTypeError(problem)
+        return n
+
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError("--count must be at least 1")
-    return n
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError("--seed must not be negative")
-    return n
+_count = _whole_number(1, "--count must be at least 1")
+_seed = _whole_number(0, "--seed must not be negative")
+_palette = _whole_number(0, "--palette must not be negative")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
