@@ -737,7 +737,8 @@ class BoardReader:
         # doubtful ones then look like their empty twin, or not)
         # (and a cell left unknown only as neither clearly a chip nor clearly printing may turn
         # out to be printing by its shape)
-        undecided = (symbols == "?") & held_only_by(why, ("undecided",))
+        unknown = symbols == "?"
+        undecided = unknown & held_only_by(why, ("undecided",)) if unknown.any() else unknown
         if feats.ink_masks is not None and ((symbols == "R") | undecided).any():
             red_cards = ~black_suit_cells(orientation=self.orientation)
             bg = None
@@ -756,7 +757,6 @@ class BoardReader:
                 red_cards,
                 chips.shape_of(grid),
                 bitten,
-                # (a grid being judged is measured with its glare left on: not kept)
                 # (a grid being judged is measured with its glare left on: not kept)
                 memo=None if judge else self._cache.red_shapes,
                 red_share=feats.raw["R"],
