@@ -711,7 +711,18 @@ class GameSession:
                 expected = self.game.board_strings()
                 alone = _with_cells(expected, {where: value})
                 missed = interpret(BoardChange.between(expected, alone), self.game.color_to_move)
-                if missed.kind not in (NONE, MISMATCH) and not self._removes_own_chip(missed):
+                # a chip seen since the last move and gone again: moves were made that the board
+                # does not show, and the corrected one need not be the next (the rest of the
+                # board is judged as a whole instead)
+                board = self.tracker.stable_board
+                came_and_went = any(
+                    board[r][c] == expected[r][c] for r, c in self._changed_since_move - {where}
+                )
+                if (
+                    missed.kind not in (NONE, MISMATCH)
+                    and not self._removes_own_chip(missed)
+                    and not came_and_went
+                ):
                     with self._keeping_unseen(where):
                         self._on_settled(alone, self._latest)
                 self._on_settled(self.tracker.stable_board, self._latest)

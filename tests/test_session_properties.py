@@ -226,6 +226,11 @@ def _outcome(script, glare, clear_at, restart_at, answer_from) -> tuple[list, li
 # found by a local run: green's two moves hidden (E4 second, B1 sixth) and answered together
 # after the crash; the order of the two cannot be known, the crash must still change nothing
 @example(seed=6, moves=6, glare={(0, 1), (3, 4)}, clear_at=99, crash=0.875, late=True)
+# found by a local run: green's F3 and blue's C7 hidden; while the table was asked (answering
+# late), blue's C4 was seen placed and green took it off again, green's B9 and blue's G2 seen;
+# the answer for C7 alone was ruled as blue's next move, before the moves seen earlier
+@example(seed=503, moves=7, glare={(0, 1), (6, 2), (0, 4), (0, 3), (0, 2), (2, 5)}, clear_at=99,
+         crash=0.75, late=True)  # fmt: skip
 def test_a_crash_at_any_turn_changes_no_ruling(seed, moves, glare, clear_at, crash, late):
     """The companion crashes before some hand visit and starts again on its database: it
     rules exactly what it rules without the crash. The table answers the page's questions,
