@@ -134,7 +134,9 @@ def red_print(
         else:
             verdict = _shape(red_mask, r, c, shape, least)
             memo[(r, c)] = (share if share is not None else -1.0, verdict)
-        if verdict == PRINT and not (bitten is not None and bitten[r, c]):
+        # (without the board's own chips to measure, a chip smaller than usual against the
+        # cell, a heart's edge joined to it, may look printed: never read empty then)
+        if verdict == PRINT and width and not (bitten is not None and bitten[r, c]):
             printed[r, c] = True
         elif verdict != CHIP and red[r, c]:
             doubtful[r, c] = True
