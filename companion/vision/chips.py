@@ -166,8 +166,9 @@ class CellFeatures:
     # skin too dark for the skin class (a dark-skinned hand, fingers in their own shadow),
     # surviving the erosion (``dark_skin``); None: none on the board
     dark_skin: np.ndarray | None = None
-    # per pixel of the grid image, the red and the dark (black ink) class masks as measured
-    # (uint8 0/255): for a look at the printing beside the chips (``ink_beside_chips``)
+    # per pixel of the grid image, the red, dark (black ink), blue and green class masks as
+    # measured (uint8 0/255): for a look at the printing beside the chips
+    # (``ink_beside_chips``) and at the shapes of chips (``red_print``, ``small_chips``)
     ink_masks: dict[str, np.ndarray] | None = None
 
     @property
@@ -1178,7 +1179,7 @@ def measure(
     if veil is not None:
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
     feats.dark_skin = dark_skin(eroded, shape)
-    feats.ink_masks = {"R": masks["R"], "dark": masks["dark"]}
+    feats.ink_masks = {name: masks[name] for name in ("R", "dark", "B", "G")}
     return feats
 
 

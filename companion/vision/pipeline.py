@@ -38,6 +38,8 @@ from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.red_print import PRINT_SKIN_MAX, RED_PRINT_CONF, red_print
+from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
+from companion.vision.small_chips import SMALL_CHIP_CONF, SOLID_SOME, board_chip_width, small_chips
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -766,6 +768,10 @@ class BoardReader:
             conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
             if doubtful.any():
                 why["red_print"] = doubtful
+        # a chip small against its cell (a board printed large for its chips): a round disc
+        # as wide as the board's chips, in a cell read empty or left `?` as a pattern
+        if feats.ink_masks is not None:
+            symbols, conf = self._small_chips(symbols, conf, why, feats, grid, judge)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -845,6 +851,36 @@ class BoardReader:
             lens=float(self.lens),
             unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
+
+    def _small_chips(self, symbols, conf, why, feats, grid, judge):
+        """``symbols`` and ``conf`` with the chips small against their cells read
+        (``companion.vision.small_chips``)."""
+        solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
+        candidates = (symbols == ".") & solid
+        unknown = symbols == "?"
+        if unknown.any():
+            # (a lone one: a loose card or a sleeve lies over several cells, and its pattern
+            # may show round blobs too)
+            around = cv2.filter2D(
+                unknown.astype(np.float32), -1, chips.AROUND, borderType=cv2.BORDER_CONSTANT
+            )
+            lone = around == 0
+            candidates |= unknown & lone & held_only_by(why, SMALL_DOUBTS)
+        if not candidates.any():
+            return symbols, conf
+        memo = {} if judge else self._cache.red_shapes  # (a judged grid's glare is left on)
+        shape = chips.shape_of(grid)
+        masks = feats.ink_masks  # the class masks as measured
+        width = memo.get("small_width")
+        if width is None:
+            bg = cv2.bitwise_or(masks["B"], masks["G"])
+            raw_bg = np.maximum(feats.raw["B"], feats.raw["G"])
+            width = memo["small_width"] = board_chip_width(bg, raw_bg, shape)
+        if not width:
+            return symbols, conf
+        found = small_chips(candidates, feats.raw, masks, width, shape, memo)
+        read = found != ""
+        return np.where(read, found, symbols), np.where(read, SMALL_CHIP_CONF, conf)
 
 
 def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndarray:

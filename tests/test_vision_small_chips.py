@@ -1,0 +1,76 @@
+"""Chips small against their cells (a board printed large): a round disc as wide as the board's
+other chips is a chip; printed hearts and diamonds are not round."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.render.suits import draw_suit
+from companion.vision.chips import CellShape
+from companion.vision.small_chips import board_chip_width, small_chips
+
+W, H = 36, 24  # a grid image's cell, 1.5x wider than tall
+SHAPE = CellShape(W, H)
+CHIP = round(0.3 * H)  # radius: chips 0.6 of the cell's shorter side, a quarter of the cell
+
+
+def _grid(marks: dict[tuple[int, int], str]):
+    """Masks of a grid image with, per cell, a small chip ``"B"``, ``"G"`` or ``"R"`` (a disc
+    with a highlight) or printed red (``"heart"``, ``"diamond"``, 0.5 of the cell tall); the
+    raw shares per colour."""
+    planes = {s: np.zeros((10 * H, 10 * W), np.uint8) for s in "BGR"}
+    for (r, c), kind in marks.items():
+        centre = (round((c + 0.5) * W), round((r + 0.5) * H))
+        if kind in planes:
+            cv2.circle(planes[kind], centre, CHIP, 255, -1)
+            cv2.circle(planes[kind], (centre[0] - 2, centre[1] - 2), 1, 0, -1)
+        else:
+            ink = np.zeros((10 * H, 10 * W, 3), np.uint8)
+            draw_suit(ink, {"heart": "H", "diamond": "D"}[kind], centre, 0.5 * H, (255,) * 3)
+            planes["R"] = np.maximum(planes["R"], (ink[..., 0] > 127).astype(np.uint8) * 255)
+    raw = {s: (m > 0).reshape(10, H, 10, W).mean(axis=(1, 3)) for s, m in planes.items()}
+    return planes, raw
+
+
+def test_small_chips_read_by_their_round_disc_and_printing_is_not():
+    marks = {(1, 1): "B", (2, 2): "G", (3, 3): "B", (5, 5): "R", (6, 6): "heart", (7, 7): "diamond"}
+    planes, raw = _grid(marks)
+    bg = cv2.bitwise_or(planes["B"], planes["G"])
+    width = board_chip_width(bg, np.maximum(raw["B"], raw["G"]), SHAPE)
+    assert width is not None and abs(width - 2 * CHIP) <= 3
+    candidates = np.zeros((10, 10), bool)
+    for cell in marks:
+        candidates[cell] = True
+    found = small_chips(candidates, raw, planes, width, SHAPE)
+    assert [found[cell] for cell in marks] == ["B", "G", "B", "R", "", ""]
+
+
+def test_no_round_blue_or_green_no_chip_width():
+    planes, raw = _grid({(4, 4): "heart"})
+    bg = cv2.bitwise_or(planes["B"], planes["G"])
+    assert board_chip_width(bg, np.maximum(raw["B"], raw["G"]), SHAPE) is None
+
+
+def test_board_printed_large_for_its_chips_reads_them(monkeypatch):
+    """A text board whose chips are 0.6 of the cell's shorter side (a board printed large):
+    before, 5 of its red chips read empty."""
+    from dataclasses import replace
+
+    from test_vision_support import confidently_wrong, spec_frame
+
+    from companion.render import scene
+    from companion.vision import analyze_image
+
+    build = scene.build_art
+
+    def small(*args):
+        art = build(*args)
+        return replace(art, chip_diameter=0.6 * min(art.cell_w, art.cell_h))
+
+    monkeypatch.setattr(scene, "build_art", small)
+    image, truth = spec_frame("small_chips_text_spec.json", written=True)
+    reading = analyze_image(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert confidently_wrong(reading, truth.cells) == []
+    assert sum(row.count("?") for row in reading.cells) <= 3
