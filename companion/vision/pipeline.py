@@ -879,6 +879,8 @@ class BoardReader:
         if not width:
             return symbols, conf
         found = small_chips(candidates, feats.raw, masks, width, shape, memo)
+        if found is None:
+            return symbols, conf
         read = found != ""
         return np.where(read, found, symbols), np.where(read, SMALL_CHIP_CONF, conf)
 

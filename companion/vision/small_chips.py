@@ -55,26 +55,30 @@ def small_chips(
     width: float,
     shape: CellShape,
     memo: dict | None = None,
-) -> np.ndarray:
-    """Symbols (10x10, ``""`` elsewhere) of the ``candidates`` (10x10 bool) whose strongest
+) -> np.ndarray | None:
+    """Symbols (10x10, ``""`` elsewhere; None when there is none) of the ``candidates`` (10x10 bool) whose strongest
     chip colour (``raw`` shares) is a round disc at least ``AS_WIDE`` as wide as ``width``
-    (``masks``: the grid image's class mask of each colour). ``memo`` (kept with a located grid) keeps each cell's answer
-    while its share of that colour moves less than ``red_print.SAME_RED``."""
-    out = np.full((10, 10), "", "<U1")
+    (``masks``: the grid image's class mask of each colour). ``memo`` (kept with a located
+    grid) keeps each cell's answer while its colour stays and its share of it moves less than
+    ``red_print.SAME_RED``."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
+    top = shares.argmax(axis=0)
+    share = shares.max(axis=0)
+    look = candidates & ~CORNERS & (share >= SOME_COLOUR)
     memo = {} if memo is None else memo
-    for r, c in np.argwhere(candidates & ~CORNERS):
-        k = int(shares[:, r, c].argmax())
-        share = float(shares[k, r, c])
-        if share < SOME_COLOUR:
-            continue
-        sym = CHIP_SYMBOLS[k]
-        kept = memo.get(("small", r, c, sym))
-        if kept is not None and abs(kept[0] - share) < SAME_RED:
-            found = kept[1]
-        else:
-            found = _disc(masks[sym], r, c, shape) >= AS_WIDE * width
-            memo[("small", r, c, sym)] = (share, found)
-        if found:
-            out[r, c] = sym
-    return out
+    if "small_share" not in memo:  # per cell: the share, colour and answer last measured
+        memo.update(
+            small_share=np.full((10, 10), -1.0),
+            small_top=np.full((10, 10), -1),
+            small=np.zeros((10, 10), bool),
+        )
+    kept_share, kept_top, found = memo["small_share"], memo["small_top"], memo["small"]
+    fresh = look & ((np.abs(share - kept_share) >= SAME_RED) | (top != kept_top))
+    for r, c in np.argwhere(fresh):
+        sym = CHIP_SYMBOLS[top[r, c]]
+        found[r, c] = _disc(masks[sym], r, c, shape) >= AS_WIDE * width
+        kept_share[r, c], kept_top[r, c] = share[r, c], top[r, c]
+    read = look & found
+    if not read.any():  # (most frames: nothing to add, and nothing to build)
+        return None
+    return np.where(read, np.array(CHIP_SYMBOLS)[top], "")
