@@ -399,7 +399,7 @@ class GameSession:
         after_gap, self._after_gap = self._after_gap, False
         unseen = self._unseen_cells()
         unexplained = meaning.kind == MISMATCH or (bool(unseen) and self._removes_own_chip(meaning))
-        changed_now = {ch.cell for ch in change.changes}
+        changed_now = self._changed_cells(board, change)
         changed_before = self._changed_since_move
         self._changed_since_move = changed_before | changed_now
         # a chip seen on a board settled since the last move and gone again: moves were made
@@ -448,6 +448,11 @@ class GameSession:
         else:
             move = Move.board_remove(game.color_to_move, cell)
         self._push(move, frame)
+
+    def _changed_cells(self, board: list[str], change: BoardChange | None = None) -> set[Cell]:
+        """The cells where ``board`` differs from the game's (``change``: already worked out);
+        those of ``_changed_since_move`` not among them showed a chip that is gone again."""
+        return {ch.cell for ch in (change or self._change_to(board)).changes}
 
     def _change_to(self, board: list[str]) -> BoardChange:
         """How ``board`` differs from the game's; a chip read gone on a board settled since
@@ -715,13 +720,11 @@ class GameSession:
                 # does not show, and the corrected one need not be the next (the rest of the
                 # board is judged as a whole instead)
                 board = self.tracker.stable_board
-                came_and_went = any(
-                    board[r][c] == expected[r][c] for r, c in self._changed_since_move - {where}
-                )
+                came_and_went = self._changed_since_move - self._changed_cells(board)
                 if (
                     missed.kind not in (NONE, MISMATCH)
                     and not self._removes_own_chip(missed)
-                    and not came_and_went
+                    and not came_and_went - {where}
                 ):
                     with self._keeping_unseen(where):
                         self._on_settled(alone, self._latest)

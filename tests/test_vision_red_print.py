@@ -8,8 +8,9 @@ import pytest
 from test_vision_support import read_found_right
 
 from companion.render.suits import draw_suit
+from companion.vision.chip_shapes import blob_inner_circle, board_chip_width
 from companion.vision.chips import CellShape
-from companion.vision.red_print import blob_inner_circle, red_print
+from companion.vision.red_print import red_print
 
 W, H = 30, 24  # a grid image's cell
 SHAPE = CellShape(W, H)
@@ -18,7 +19,7 @@ SHAPE = CellShape(W, H)
 def _masks(marks: dict[tuple[int, int], str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(symbols, red mask, blue/green mask)`` of a grid image with, per cell, ``"disc"`` (a red
     chip), ``"heart"`` or ``"diamond"`` (bold red print as wide as a chip) or ``"bg"`` (a blue
-    or green chip, eroded as the reading erodes it)."""
+    or green chip)."""
     red = np.zeros((10 * H, 10 * W), np.uint8)
     bg = np.zeros_like(red)
     symbols = np.full((10, 10), ".", "<U1")
@@ -29,7 +30,7 @@ def _masks(marks: dict[tuple[int, int], str]) -> tuple[np.ndarray, np.ndarray, n
             cv2.circle(red, (round(centre[0]), round(centre[1])), chip, 255, -1)
             cv2.circle(red, (round(centre[0]) - 3, round(centre[1]) - 3), 2, 0, -1)  # highlight
         elif kind == "bg":
-            cv2.circle(bg, (round(centre[0]), round(centre[1])), chip - 2, 255, -1)
+            cv2.circle(bg, (round(centre[0]), round(centre[1])), chip, 255, -1)
         else:
             suit = {"heart": "H", "diamond": "D"}[kind]
             ink = np.zeros((10 * H, 10 * W, 3), np.uint8)
@@ -57,7 +58,10 @@ def test_bold_hearts_and_diamonds_on_red_cards_are_printing(with_bg_chips):
     symbols, red, bg = _masks(marks)
     red_cards = np.zeros((10, 10), bool)
     red_cards[2, 5] = red_cards[2, 6] = red_cards[4, 4] = red_cards[5, 5] = True
-    printed, doubtful = red_print(symbols, red, bg if with_bg_chips else None, red_cards, SHAPE)
+    raw_bg = (bg > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
+    width = board_chip_width(bg, raw_bg, SHAPE)
+    assert (width is not None) == with_bg_chips
+    printed, doubtful = red_print(symbols, red, width, red_cards, SHAPE)
     flagged = printed | doubtful
     assert flagged[2, 5] and flagged[2, 6]  # bold print on red cards
     # a diamond is clearly no disc: printing, read empty, once the board's own blue and green

@@ -7,8 +7,9 @@ import cv2
 import numpy as np
 
 from companion.render.suits import draw_suit
+from companion.vision.chip_shapes import board_chip_width
 from companion.vision.chips import CellShape
-from companion.vision.small_chips import board_chip_width, small_chips
+from companion.vision.small_chips import small_chips
 
 W, H = 36, 24  # a grid image's cell, 1.5x wider than tall
 SHAPE = CellShape(W, H)

@@ -68,7 +68,7 @@ def style_count(art: str) -> int:
 
 def palette_count(art: str) -> int:
     """How many palettes (styles) of ``art`` random frames draw from."""
-    return {"text": DRAWN_TEXT_STYLES, "cards": len(CARDS_BOARDS), "mat": len(MAT_STYLES)}[art]
+    return DRAWN_TEXT_STYLES if art == "text" else style_count(art)
 
 
 @lru_cache(maxsize=8)

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import held_only_by, unknown_reasons
+from companion.vision.chip_shapes import board_chip_width
 from companion.vision.cleared_covers import chips_beside_no_cover, chips_hiding_lines
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
@@ -39,7 +40,7 @@ from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.red_print import PRINT_SKIN_MAX, RED_PRINT_CONF, red_print
 from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
-from companion.vision.small_chips import SMALL_CHIP_CONF, SOLID_SOME, board_chip_width, small_chips
+from companion.vision.small_chips import SMALL_CHIP_CONF, SOLID_SOME, small_chips
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -736,42 +737,10 @@ class BoardReader:
         if vote is not None:
             self._last_vote = vote
         # a red chip on a card printed red: round as a chip, or a bold heart or diamond (the
-        # doubtful ones then look like their empty twin, or not)
-        # (and a cell left unknown only as neither clearly a chip nor clearly printing may turn
-        # out to be printing by its shape)
-        unknown = symbols == "?"
-        undecided = unknown & held_only_by(why, ("undecided",)) if unknown.any() else unknown
-        if feats.ink_masks is not None and ((symbols == "R") | undecided).any():
-            red_cards = ~black_suit_cells(orientation=self.orientation)
-            bg = None
-            if feats.eroded_chips is not None:
-                bg = cv2.bitwise_or(feats.eroded_chips["B"], feats.eroded_chips["G"])
-            # (glare taken off a cell may have bitten into a chip's disc, and skin-coloured
-            # pixels are a hand's bite, a loose card's edge or the orange part of a chip's red:
-            # such a cell is at most doubtful; a white card clipped by the camera is no sign)
-            bitten = feats.skin >= PRINT_SKIN_MAX
-            if feats.glared is not None:
-                bitten |= feats.glared
-            printed, doubtful = red_print(
-                symbols,
-                feats.ink_masks["R"],
-                bg,
-                red_cards,
-                chips.shape_of(grid),
-                bitten,
-                # (a grid being judged is measured with its glare left on: not kept)
-                memo=None if judge else self._cache.red_shapes,
-                red_share=feats.raw["R"],
-                undecided=undecided,
-            )
-            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
-            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
-            if doubtful.any():
-                why["red_print"] = doubtful
-        # a chip small against its cell (a board printed large for its chips): a round disc
-        # as wide as the board's chips, in a cell read empty or left `?` as a pattern
+        # doubtful ones then look like their empty twin, or not); then a chip small against its
+        # cell (a board printed large for its chips): a round disc as wide as the board's chips
         if feats.ink_masks is not None:
-            symbols, conf = self._small_chips(symbols, conf, why, feats, grid, judge)
+            symbols, conf = self._chip_shapes(symbols, conf, why, feats, grid, judge)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -852,33 +821,58 @@ class BoardReader:
             unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
 
-    def _small_chips(self, symbols, conf, why, feats, grid, judge):
-        """``symbols`` and ``conf`` with the chips small against their cells read
-        (``companion.vision.small_chips``)."""
+    def _chip_shapes(self, symbols, conf, why, feats, grid, judge):
+        """``symbols`` and ``conf`` with the chips told by their shapes
+        (``companion.vision.red_print``, ``companion.vision.small_chips``); a located grid's
+        memo keeps the board's chip width and each cell's answer (a judged grid's glare is left
+        on: not kept)."""
+        memo = {} if judge else self._cache.red_shapes
+        shape = chips.shape_of(grid)
+        masks = feats.ink_masks  # the class masks as measured
+
+        def width() -> float | None:
+            if memo.get("chip_width") is None:
+                memo["chip_width"] = board_chip_width(
+                    cv2.bitwise_or(masks["B"], masks["G"]),
+                    np.maximum(feats.raw["B"], feats.raw["G"]),
+                    shape,
+                )
+            return memo["chip_width"]
+
+        # (a cell left unknown only as neither clearly a chip nor clearly printing may turn
+        # out to be printing by its shape)
+        unknown = symbols == "?"
+        undecided = unknown & held_only_by(why, ("undecided",)) if unknown.any() else unknown
+        if ((symbols == "R") | undecided).any():
+            red_cards = ~black_suit_cells(orientation=self.orientation)
+            # (glare taken off a cell may have bitten into a chip's disc, and skin-coloured
+            # pixels are a hand's bite, a loose card's edge or the orange part of a chip's red:
+            # such a cell is at most doubtful; a white card clipped by the camera is no sign)
+            bitten = feats.skin >= PRINT_SKIN_MAX
+            if feats.glared is not None:
+                bitten |= feats.glared
+            printed, doubtful = red_print(
+                symbols, masks["R"], width(), red_cards, shape, bitten, memo, feats.raw["R"],
+                undecided,
+            )  # fmt: skip
+            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
+            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
+            if doubtful.any():
+                why["red_print"] = doubtful
+        # a chip small against its cell: in a cell read empty, or left `?` alone as a pattern
+        # (a loose card or a sleeve lies over several cells, and its pattern may show round
+        # blobs too)
         solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
         candidates = (symbols == ".") & solid
         unknown = symbols == "?"
         if unknown.any():
-            # (a lone one: a loose card or a sleeve lies over several cells, and its pattern
-            # may show round blobs too)
             around = cv2.filter2D(
                 unknown.astype(np.float32), -1, chips.AROUND, borderType=cv2.BORDER_CONSTANT
             )
-            lone = around == 0
-            candidates |= unknown & lone & held_only_by(why, SMALL_DOUBTS)
-        if not candidates.any():
+            candidates |= unknown & (around == 0) & held_only_by(why, SMALL_DOUBTS)
+        if not candidates.any() or not width():
             return symbols, conf
-        memo = {} if judge else self._cache.red_shapes  # (a judged grid's glare is left on)
-        shape = chips.shape_of(grid)
-        masks = feats.ink_masks  # the class masks as measured
-        width = memo.get("small_width")
-        if width is None:
-            bg = cv2.bitwise_or(masks["B"], masks["G"])
-            raw_bg = np.maximum(feats.raw["B"], feats.raw["G"])
-            width = memo["small_width"] = board_chip_width(bg, raw_bg, shape)
-        if not width:
-            return symbols, conf
-        found = small_chips(candidates, feats.raw, masks, width, shape, memo)
+        found = small_chips(candidates, feats.raw, masks, width(), shape, memo)
         if found is None:
             return symbols, conf
         read = found != ""

@@ -1,0 +1,99 @@
+"""Chip shapes on a grid image: the largest circle inside a blob, how round the blob is, and
+the width of this board's chips, for the looks that tell a chip by its shape
+(``red_print``: bold printed hearts; ``small_chips``: chips small against their cells).
+
+A fixed camera shows the same blobs frame after frame: :func:`kept` keeps each cell's answer
+with the located grid while the cell's share of the colour barely moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from companion.vision.chips import CORNERS, CellShape
+
+REACH = 0.3  # of a cell looked at beyond each side (a chip off its cell's centre)
+CHIP_SAMPLES = 8  # blue and green blobs measured for the board's chip width, at most
+SOME_COLOUR = 0.1  # a cell with this much of a chip colour (before the erosion) is looked at
+ROUND_MAX = 1.25  # a blob's area over its inner circle's at most: a disc
+SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a fixed camera)
+
+
+def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tuple[float, float]:
+    """``(diameter, area)`` in pixels of the largest circle inside the blob of ``mask`` (a 0/255
+    grid image mask) that covers most of the middle of cell ``(r, c)``, with its holes (a
+    chip's highlight) filled, and of the blob; ``(0, 0)`` when no blob reaches the middle.
+
+    (The blob is picked by the middle of the cell, not by its outline: the gaps of a board
+    printed in a chip's colour run around every cell, and the outline of their network
+    encloses the cell's middle without covering it.)"""
+    w, h = shape.w, shape.h
+    x0, y0 = max(0, int(c * w - REACH * w)), max(0, int(r * h - REACH * h))
+    x1 = min(mask.shape[1], int((c + 1) * w + REACH * w))
+    y1 = min(mask.shape[0], int((r + 1) * h + REACH * h))
+    count, labels = cv2.connectedComponents(np.ascontiguousarray(mask[y0:y1, x0:x1]))
+    if count < 2:
+        return 0.0, 0.0
+    mx, my = round((c + 0.25) * w) - x0, round((r + 0.25) * h) - y0
+    middle = labels[my : my + round(h / 2), mx : mx + round(w / 2)]
+    votes = np.bincount(middle.ravel(), minlength=count)
+    votes[0] = 0
+    blob = int(votes.argmax())
+    if votes[blob] == 0:
+        return 0.0, 0.0
+    contours, _ = cv2.findContours(
+        (labels == blob).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    filled = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    cv2.drawContours(filled, [contour + 1 for contour in contours], -1, 255, -1)
+    radius = float(cv2.distanceTransform(filled, cv2.DIST_L2, 5).max())
+    return 2 * radius, float(np.count_nonzero(filled))
+
+
+def roundness(diameter: float, area: float) -> float:
+    """A blob's area over that of its largest inner circle (``diameter``): 1 for a disc, 1.3-2.4
+    for printed hearts and diamonds; infinite for no blob."""
+    circle = np.pi * diameter * diameter / 4
+    return area / circle if circle else np.inf
+
+
+def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape) -> float:
+    """The inner-circle diameter (pixels) of the blob over cell ``(r, c)``'s middle when it is
+    a round disc (``ROUND_MAX``); 0.0 otherwise."""
+    diameter, area = blob_inner_circle(mask, r, c, shape)
+    return diameter if roundness(diameter, area) <= ROUND_MAX else 0.0
+
+
+def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> float | None:
+    """This board's chip width: the median inner-circle diameter (pixels) of up to
+    ``CHIP_SAMPLES`` round blue or green blobs (``bg``: the two class masks together; no board
+    prints those colours) on the cells showing most blue or green (``raw_bg``, 10x10 shares),
+    whatever those cells were read; None when none is round."""
+    cells = np.argwhere((raw_bg >= SOME_COLOUR) & ~CORNERS).tolist()
+    cells = sorted(cells, key=lambda rc: -raw_bg[rc[0], rc[1]])[:CHIP_SAMPLES]
+    widths = [w for w in (disc_width(bg, r, c, shape) for r, c in cells) if w]
+    return float(np.median(widths)) if widths else None
+
+
+def kept(
+    memo: dict,
+    name: str,
+    look: np.ndarray,
+    share: np.ndarray,
+    tag: np.ndarray | int,
+    measure: Callable[[int, int], int],
+) -> np.ndarray:
+    """``measure(r, c)`` (a small int) of the cells ``look`` marks (10x10 bool), kept in
+    ``memo[name]`` with the cell's ``share`` and ``tag`` (the colour measured, say): a cell whose
+    tag stays and whose share moved less than ``SAME_SHARE`` is not measured again. The 10x10
+    answers (only those under ``look`` are meant)."""
+    if name not in memo:
+        memo[name] = (np.full((10, 10), -1.0), np.full((10, 10), -1), np.zeros((10, 10), int))
+    shares, tags, answers = memo[name]
+    for r, c in np.argwhere(look & ((np.abs(share - shares) >= SAME_SHARE) | (tag != tags))):
+        answers[r, c] = measure(r, c)
+        shares[r, c], tags[r, c] = share[r, c], np.broadcast_to(tag, (10, 10))[r, c]
+    return answers
