@@ -10,7 +10,7 @@ from test_vision_support import read_found_right
 from companion.render.suits import draw_suit
 from companion.vision.chip_shapes import blob_inner_circle, board_chip_width
 from companion.vision.chips import CellShape
-from companion.vision.red_print import red_print
+from companion.vision.red_print import chips_read_as_ink, red_print
 
 W, H = 30, 24  # a grid image's cell
 SHAPE = CellShape(W, H)
@@ -89,3 +89,33 @@ def test_portrait_cells_with_big_suits_read_no_hearts_as_chips():
     """Portrait cells (0.65 as wide as tall) whose big suits fill the cell's width: before, 22
     hearts and diamonds read as red chips."""
     read_found_right("portrait_cells_big_suits_text_spec.json", most_unknown=16)
+
+
+def test_red_read_as_ink_on_a_card_printing_no_red():
+    """A red chip dark in dim light keeps too little of its red through the erosion and reads
+    as bold ink; on a black suit's pip card, which prints no red, its round disc is a chip,
+    and red there that is no disc is unknown; red on a card printed red stays printing."""
+    marks = {(4, 4): "disc", (5, 5): "heart", (6, 6): "disc", (7, 1): "bg", (8, 2): "bg"}
+    symbols, red, bg = _masks(marks)
+    raw_bg = (bg > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
+    width = board_chip_width(bg, raw_bg, SHAPE)
+    ink = np.zeros((10, 10), bool)
+    ink[4, 4] = ink[5, 5] = ink[6, 6] = True
+    red_share = np.where(ink, 0.4, 0.0)
+    no_red = np.ones((10, 10), bool)
+    no_red[6, 6] = False  # a card printed red
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share, np.ones((10, 10), bool), red, width, no_red, SHAPE
+    )
+    assert chips[4, 4] and not doubtful[4, 4]
+    assert doubtful[5, 5] and not chips[5, 5]
+    assert not chips[6, 6] and not doubtful[6, 6]
+    # too little red for a chip, or no chip of the board's own to measure: nothing / unknown
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share / 4, np.ones((10, 10), bool), red, width, no_red, SHAPE
+    )
+    assert not chips.any() and not doubtful.any()
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share, np.ones((10, 10), bool), red, None, no_red, SHAPE
+    )
+    assert not chips.any() and doubtful[4, 4]

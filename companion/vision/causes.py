@@ -43,6 +43,7 @@ CAUSE_TEXT: dict[str, str] = {
     "part_chip_bg": "part of a blue or green chip shows (between fingers)",
     "undecided": "neither clearly a chip nor clearly the card's printing",
     "red_print": "red as big as a chip but not round (a bold printed heart or diamond?)",
+    "red_on_black": "red where its card prints none, but not a chip's round disc",
     "next_to_cover": "beside a covered cell, with signs of the same cover",
 }
 
@@ -66,6 +67,7 @@ CAUSE_KIND: dict[str, str] = {
     ),
     "undecided": "unclear",
     "red_print": "unclear",
+    "red_on_black": "unclear",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
 

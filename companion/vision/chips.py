@@ -2225,6 +2225,9 @@ def classify(
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis
         why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
+        # ... and the cells read empty as printed red ink (red ink where a card prints none
+        # is something else: ``red_on_black.red_ink_on_black``)
+        why.update(_ink=is_ink & ~unsure)
         if unsure.any():
             # ... and the reading before its doubts (a doubt found baseless later is lifted)
             why.update(_read=symbols.copy(), _read_conf=conf.copy())

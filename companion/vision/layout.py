@@ -13,6 +13,8 @@ colour that is the board's own, not a hand's (a rank-and-suit board prints none 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from companion.vision.geometry import to_screen_grid
@@ -100,3 +102,13 @@ def black_suit_cells(pattern: tuple[str, ...] = CLASSIC_INK, orientation: int = 
     the layout is turned ``orientation`` degrees clockwise."""
     black = np.array([[ch == "k" for ch in row] for row in pattern], dtype=bool)
     return to_screen_grid(black, orientation)
+
+
+@functools.cache
+def no_red_cells(orientation: int) -> np.ndarray:
+    """10x10 bool (read-only): the classic layout's cards that print no red at all, a black
+    suit's pip cards (no picture), as they lie on screen when the layout is turned
+    ``orientation`` degrees clockwise."""
+    cells = black_suit_cells(orientation=orientation) & ~face_cells(orientation=orientation)
+    cells.setflags(write=False)
+    return cells

@@ -30,7 +30,7 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
-from companion.vision.layout import black_suit_cells, face_cells
+from companion.vision.layout import black_suit_cells, face_cells, no_red_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
@@ -38,7 +38,14 @@ from companion.vision.orient import OrientationVote, ink_redness, vote_orientati
 from companion.vision.placement import placement_in_mask
 from companion.vision.reading import CORNER, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
-from companion.vision.red_print import PRINT_SKIN_MAX, RED_PRINT_CONF, red_print
+from companion.vision.red_print import (
+    INK_CHIP_CONF,
+    INK_CHIP_RED_MIN,
+    PRINT_SKIN_MAX,
+    RED_PRINT_CONF,
+    chips_read_as_ink,
+    red_print,
+)
 from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
 from companion.vision.small_chips import SMALL_CHIP_CONF, SOLID_SOME, small_chips
 from companion.vision.stats import median, percentile_u8
@@ -859,6 +866,19 @@ class BoardReader:
             conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
             if doubtful.any():
                 why["red_print"] = doubtful
+        # red read as printing on a card that prints none: a chip dark or small in the frame
+        ink = why.get("_ink")
+        no_red = no_red_cells(self.orientation)
+        if ink is not None and (ink & no_red & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
+            chip = feats.chip
+            red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
+            red, doubtful = chips_read_as_ink(
+                ink, feats.raw["R"], red_top, masks["R"], width(), no_red, shape, memo
+            )
+            symbols = np.where(red, "R", np.where(doubtful, "?", symbols))
+            conf = np.where(red, INK_CHIP_CONF, np.where(doubtful, 0.0, conf))
+            if doubtful.any():
+                why["red_on_black"] = doubtful
         # a chip small against its cell: in a cell read empty, or left `?` alone as a pattern
         # (a loose card or a sleeve lies over several cells, and its pattern may show round
         # blobs too)

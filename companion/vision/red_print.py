@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.chip_shapes import blob_inner_circle, kept, roundness
+from companion.vision.chip_shapes import blob_inner_circle, disc_width, kept, roundness
 from companion.vision.chips import CORNERS, CellShape
 
 INR_OF_CHIPS = 0.85  # a red chip's inner circle is this wide of the board's blue/green chips' ...
@@ -41,6 +41,9 @@ PRINT_SKIN_MAX = 0.03
 
 
 CHIP, PRINT, DOUBT = 0, 1, 2  # a red cell's shape: a chip's disc, printing, neither
+# red read as printing over this much of its cell (before the erosion) may be a chip ...
+INK_CHIP_RED_MIN = 0.25
+INK_CHIP_CONF = 0.6  # ... read as a chip by its shape: less than a chip seen whole claims
 
 
 def red_print(
@@ -104,3 +107,41 @@ def _shape(red_mask: np.ndarray, r: int, c: int, shape: CellShape, least: float)
     if diameter < INK_INR * least and round_ >= INK_AREA_MIN:
         return PRINT
     return DOUBT
+
+
+def chips_read_as_ink(
+    ink: np.ndarray,
+    red_share: np.ndarray,
+    red_top: np.ndarray,
+    red_mask: np.ndarray,
+    width: float | None,
+    no_red: np.ndarray,
+    shape: CellShape,
+    memo: dict | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
+    (``ink``, screen order) on a card that prints no red at all (``no_red``: a black suit's
+    pip card), with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and red their
+    strongest chip colour (``red_top``), those whose red blob (``red_mask``) is a round disc
+    (``chip_shapes.disc_width``) as wide as a red chip's (``INR_OF_CHIPS`` of this board's chip
+    ``width``), and the others, unknown (a board's red gaps seen in a cell of a grid a little
+    off fill its middle with red too, but not as a disc).
+
+    A chip dark or brownish in dim or warm light, small in the frame, keeps too little of its
+    red class through the erosion and reads as bold printing; where no red is printed, that
+    red is something lying on the card. (On a card printed red the same look read the mat's
+    big hearts as chips: the printing there stays printing.)"""
+    look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & no_red & ~CORNERS
+    if not look.any() or not width:  # (no chip of the board's own to measure a disc against)
+        return np.zeros_like(look), look
+    least = INR_OF_CHIPS * width
+    disc = kept(
+        {} if memo is None else memo,
+        "chips_read_as_ink",
+        look,
+        red_share,
+        0,
+        lambda r, c: disc_width(red_mask, r, c, shape) >= least,
+    )
+    chips = look & (disc > 0)
+    return chips, look & ~chips
