@@ -75,3 +75,38 @@ def test_board_printed_large_for_its_chips_reads_them(monkeypatch):
     assert reading.board_found and reading.orientation == truth.orientation
     assert confidently_wrong(reading, truth.cells) == []
     assert sum(row.count("?") for row in reading.cells) <= 3
+
+
+def test_pale_discs_read_as_chips_or_unknown():
+    """A chip too pale for its colour class keeps its hue: a round pale disc as wide as the
+    board's chips, showing some of its colour, is that chip; a pale blob only part as wide, or
+    showing none of it, is unknown; a small pale speck is nothing."""
+    from companion.vision.small_chips import pale_discs
+
+    pale = np.zeros((10 * H, 10 * W), np.uint8)
+    cv2.circle(pale, (round(1.5 * W), round(1.5 * H)), CHIP, 255, -1)  # a pale chip
+    cv2.circle(pale, (round(2.5 * W), round(2.5 * H)), CHIP, 255, -1)  # ... of no hue at all
+    cv2.ellipse(
+        pale, (round(3.5 * W), round(3.5 * H)), (CHIP + 2, round(0.7 * CHIP)), 0, 0, 360, 255, -1
+    )
+    cv2.circle(pale, (round(4.5 * W), round(4.5 * H)), 2, 255, -1)  # a speck
+    share = (pale > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
+    raw = {s: np.zeros((10, 10)) for s in "BGR"}
+    raw["G"][1, 1] = raw["G"][3, 3] = 0.1
+    candidates = np.ones((10, 10), bool)
+    made = []
+
+    def mask():
+        made.append(True)
+        return pale
+
+    found, doubtful = pale_discs(candidates, share, mask, raw, 2.0 * CHIP, SHAPE)
+    assert found[1, 1] == "G" and not doubtful[1, 1]
+    assert found[2, 2] == "" and doubtful[2, 2]
+    assert found[3, 3] == "" and doubtful[3, 3]
+    assert found[4, 4] == "" and not doubtful[4, 4]
+    assert (found != "").sum() == 1 and doubtful.sum() == 2
+    # nothing pale enough anywhere: the mask is never made
+    made.clear()
+    found, doubtful = pale_discs(candidates, share * 0, mask, raw, 2.0 * CHIP, SHAPE)
+    assert not made and not doubtful.any() and (found == "").all()

@@ -170,6 +170,9 @@ class CellFeatures:
     # measured (uint8 0/255): for a look at the printing beside the chips
     # (``ink_beside_chips``) and at the shapes of chips (``red_print``, ``small_chips``)
     ink_masks: dict[str, np.ndarray] | None = None
+    # per pixel of the grid image, its colour classes' bits (``colour.colour_code``): for a
+    # late look at a class measured on no frame otherwise (``small_chips.pale_discs``)
+    colour_code: np.ndarray | None = None
 
     @property
     def glared(self) -> np.ndarray | None:
@@ -1180,6 +1183,7 @@ def measure(
         feats.clip_room = _clip_room(grid_bgr, feats, shape)
     feats.dark_skin = dark_skin(eroded, shape)
     feats.ink_masks = {name: masks[name] for name in ("R", "dark", "B", "G")}
+    feats.colour_code = code
     return feats
 
 

@@ -20,7 +20,7 @@ from companion.vision import chips
 from companion.vision.causes import held_only_by, unknown_reasons
 from companion.vision.chip_shapes import board_chip_width
 from companion.vision.cleared_covers import chips_beside_no_cover, chips_hiding_lines
-from companion.vision.colour import CHIP_SYMBOLS, ColourProfile
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
     canonical_corners,
@@ -47,7 +47,13 @@ from companion.vision.red_print import (
     red_print,
 )
 from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
-from companion.vision.small_chips import SMALL_CHIP_CONF, SOLID_SOME, small_chips
+from companion.vision.small_chips import (
+    PALE_LOOK,
+    SMALL_CHIP_CONF,
+    SOLID_SOME,
+    pale_discs,
+    small_chips,
+)
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -890,13 +896,32 @@ class BoardReader:
                 unknown.astype(np.float32), -1, chips.AROUND, borderType=cv2.BORDER_CONSTANT
             )
             candidates |= unknown & (around == 0) & held_only_by(why, SMALL_DOUBTS)
-        if not candidates.any() or not width():
-            return symbols, conf
-        found = small_chips(candidates, feats.raw, masks, width(), shape, memo)
-        if found is None:
-            return symbols, conf
-        read = found != ""
-        return np.where(read, found, symbols), np.where(read, SMALL_CHIP_CONF, conf)
+        if candidates.any() and width():
+            found = small_chips(candidates, feats.raw, masks, width(), shape, memo)
+            if found is not None:
+                read = found != ""
+                symbols = np.where(read, found, symbols)
+                conf = np.where(read, SMALL_CHIP_CONF, conf)
+        # a chip too pale for its colour class (bright light, a light blue or mint chip) in a
+        # cell read empty that prints no picture (a picture may hold pale blue or green)
+        pale = (symbols == ".") & (feats.pale_bg >= PALE_LOOK)
+        if pale.any() and feats.colour_code is not None and width():
+            pale &= ~face_cells(orientation=self.orientation)
+            found, doubtful = pale_discs(
+                pale,
+                feats.pale_bg,
+                lambda: class_mask(feats.colour_code, "pale_bg"),
+                feats.raw,
+                width(),
+                shape,
+                memo,
+            )
+            read = found != ""
+            symbols = np.where(read, found, np.where(doubtful, "?", symbols))
+            conf = np.where(read, chips.PALE_CONF, np.where(doubtful, 0.0, conf))
+            if doubtful.any():
+                why["washed_chip"] = why.get("washed_chip", False) | doubtful
+        return symbols, conf
 
 
 def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndarray:

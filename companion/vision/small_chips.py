@@ -14,9 +14,18 @@ cards, as wide as a chip.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from companion.vision.chip_shapes import SOME_COLOUR, disc_width, kept
+from companion.vision.chip_shapes import (
+    ROUND_MAX,
+    SOME_COLOUR,
+    blob_inner_circle,
+    disc_width,
+    kept,
+    roundness,
+)
 from companion.vision.chips import CORNERS, CellShape
 from companion.vision.colour import CHIP_SYMBOLS
 
@@ -55,3 +64,60 @@ def small_chips(
     if not read.any():  # (most frames: nothing to add, and nothing to build)
         return None
     return np.where(read, np.array(CHIP_SYMBOLS)[top], "")
+
+
+PALE_LOOK = 0.05  # a cell read empty with this much pale blue or green (eroded) is looked at
+PALE_PART = 0.6  # ... and a pale disc this wide of the board's chips is something there
+PALE_HUE_MIN = 0.03  # ... a chip, if it is round and shows its colour over this much too
+
+
+def pale_discs(
+    candidates: np.ndarray,
+    pale: np.ndarray,
+    pale_mask: Callable[[], np.ndarray],
+    raw: dict[str, np.ndarray],
+    width: float,
+    shape: CellShape,
+    memo: dict | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(symbols, doubtful)``: of the ``candidates`` (10x10 bool, cells read empty that print
+    no picture), those showing pale blue or green (``pale``: the class's eroded share; blue
+    and green are never printed) as a blob over the cell's middle at least ``PALE_PART`` as
+    wide as the board's chips (``width``) on the class mask (``pale_mask()``, made only when
+    some cell is looked at): a round disc ``AS_WIDE`` as wide, with blue or green over
+    ``PALE_HUE_MIN`` of the cell (``raw``), is a chip of that colour (``symbols``, ``""``
+    elsewhere); any other such blob is something lying there, unknown (``doubtful``).
+
+    A chip lit too brightly, or light blue or mint green in the first place, leaves its chip
+    class (saturation below the chips') over most of its disc, keeps its hue, and read empty.
+    """
+    look = candidates & ~CORNERS & (pale >= PALE_LOOK)
+    none = np.full((10, 10), "", "<U1")
+    if not look.any():
+        return none, look
+    mask = pale_mask()
+    answers = kept(
+        {} if memo is None else memo,
+        "pale_discs",
+        look,
+        pale,
+        0,
+        lambda r, c: _pale_answer(mask, r, c, shape, width),
+    )
+    blue, green = raw["B"], raw["G"]
+    hue = np.maximum(blue, green) >= PALE_HUE_MIN
+    chip = look & (answers == PALE_CHIP) & hue
+    symbols = np.where(chip, np.where(blue >= green, "B", "G"), none)
+    return symbols, look & (answers > 0) & ~chip
+
+
+PALE_NONE, PALE_THING, PALE_CHIP = 0, 1, 2
+
+
+def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) -> int:
+    """``PALE_CHIP`` (a round disc as wide as a chip), ``PALE_THING`` (a blob at least
+    ``PALE_PART`` as wide) or ``PALE_NONE``: the pale blob over cell ``(r, c)``'s middle."""
+    diameter, area = blob_inner_circle(mask, r, c, shape)
+    if diameter >= AS_WIDE * width and roundness(diameter, area) <= ROUND_MAX:
+        return PALE_CHIP
+    return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
