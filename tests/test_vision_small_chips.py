@@ -80,7 +80,8 @@ def test_board_printed_large_for_its_chips_reads_them(monkeypatch):
 def test_pale_discs_read_as_chips_or_unknown():
     """A chip too pale for its colour class keeps its hue: a round pale disc as wide as the
     board's chips, showing some of its colour, is that chip; a pale blob only part as wide, or
-    showing none of it, is unknown; a small pale speck is nothing."""
+    showing none of it, is unknown; a small pale speck is nothing, and so is a disc astride
+    two cells (a grid half a cell off)."""
     from companion.vision.small_chips import pale_discs
 
     pale = np.zeros((10 * H, 10 * W), np.uint8)
@@ -90,9 +91,10 @@ def test_pale_discs_read_as_chips_or_unknown():
         pale, (round(3.5 * W), round(3.5 * H)), (CHIP + 2, round(0.7 * CHIP)), 0, 0, 360, 255, -1
     )
     cv2.circle(pale, (round(4.5 * W), round(4.5 * H)), 2, 255, -1)  # a speck
+    cv2.circle(pale, (6 * W, round(5.5 * H)), CHIP, 255, -1)  # astride two cells: a grid off
     share = (pale > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
     raw = {s: np.zeros((10, 10)) for s in "BGR"}
-    raw["G"][1, 1] = raw["G"][3, 3] = 0.1
+    raw["G"][1, 1] = raw["G"][3, 3] = raw["G"][5, 5] = raw["G"][5, 6] = 0.1
     candidates = np.ones((10, 10), bool)
     made = []
 
@@ -105,6 +107,7 @@ def test_pale_discs_read_as_chips_or_unknown():
     assert found[2, 2] == "" and doubtful[2, 2]
     assert found[3, 3] == "" and doubtful[3, 3]
     assert found[4, 4] == "" and not doubtful[4, 4]
+    assert found[5, 5] == found[5, 6] == "" and not doubtful[5, 5] and not doubtful[5, 6]
     assert (found != "").sum() == 1 and doubtful.sum() == 2
     # nothing pale enough anywhere: the mask is never made
     made.clear()

@@ -25,7 +25,18 @@ SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a
 def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tuple[float, float]:
     """``(diameter, area)`` in pixels of the largest circle inside the blob of ``mask`` (a 0/255
     grid image mask) that covers most of the middle of cell ``(r, c)``, with its holes (a
-    chip's highlight) filled, and of the blob; ``(0, 0)`` when no blob reaches the middle.
+    chip's highlight) filled, and of the blob; ``(0, 0)`` when no blob reaches the middle
+    (:func:`blob_circle`)."""
+    diameter, area, _ = blob_circle(mask, r, c, shape)
+    return diameter, area
+
+
+def blob_circle(
+    mask: np.ndarray, r: int, c: int, shape: CellShape
+) -> tuple[float, float, tuple[float, float] | None]:
+    """:func:`blob_inner_circle`'s ``(diameter, area)`` and the circle's centre (grid image
+    pixels ``(x, y)``; None with no blob): a blob reaching into the cell's middle from a
+    neighbour (a chip pushed off its cell, or smeared by motion blur) centres its circle there.
 
     (The blob is picked by the middle of the cell, not by its outline: the gaps of a board
     printed in a chip's colour run around every cell, and the outline of their network
@@ -36,21 +47,21 @@ def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tup
     y1 = min(mask.shape[0], int((r + 1) * h + REACH * h))
     count, labels = cv2.connectedComponents(np.ascontiguousarray(mask[y0:y1, x0:x1]))
     if count < 2:
-        return 0.0, 0.0
+        return 0.0, 0.0, None
     mx, my = round((c + 0.25) * w) - x0, round((r + 0.25) * h) - y0
     middle = labels[my : my + round(h / 2), mx : mx + round(w / 2)]
     votes = np.bincount(middle.ravel(), minlength=count)
     votes[0] = 0
     blob = int(votes.argmax())
     if votes[blob] == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, None
     contours, _ = cv2.findContours(
         (labels == blob).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
     )
     filled = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
     cv2.drawContours(filled, [contour + 1 for contour in contours], -1, 255, -1)
-    radius = float(cv2.distanceTransform(filled, cv2.DIST_L2, 5).max())
-    return 2 * radius, float(np.count_nonzero(filled))
+    _, radius, _, (x, y) = cv2.minMaxLoc(cv2.distanceTransform(filled, cv2.DIST_L2, 5))
+    return 2 * float(radius), float(np.count_nonzero(filled)), (x0 + x - 1.0, y0 + y - 1.0)
 
 
 def roundness(diameter: float, area: float) -> float:

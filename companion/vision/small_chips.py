@@ -21,7 +21,7 @@ import numpy as np
 from companion.vision.chip_shapes import (
     ROUND_MAX,
     SOME_COLOUR,
-    blob_inner_circle,
+    blob_circle,
     disc_width,
     kept,
     roundness,
@@ -86,7 +86,9 @@ def pale_discs(
     wide as the board's chips (``width``) on the class mask (``pale_mask()``, made only when
     some cell is looked at): a round disc ``AS_WIDE`` as wide, with blue or green over
     ``PALE_HUE_MIN`` of the cell (``raw``), is a chip of that colour (``symbols``, ``""``
-    elsewhere); any other such blob is something lying there, unknown (``doubtful``).
+    elsewhere); any other such blob is something lying there, unknown (``doubtful``). A blob
+    whose inner circle lies off the cell's middle (``PALE_OFF_CENTRE``) is not looked at: a
+    neighbour's chip reaching in, or a grid a part of a cell off.
 
     A chip lit too brightly, or light blue or mint green in the first place, leaves its chip
     class (saturation below the chips') over most of its disc, keeps its hue, and read empty.
@@ -117,7 +119,20 @@ PALE_NONE, PALE_THING, PALE_CHIP = 0, 1, 2
 def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) -> int:
     """``PALE_CHIP`` (a round disc as wide as a chip), ``PALE_THING`` (a blob at least
     ``PALE_PART`` as wide) or ``PALE_NONE``: the pale blob over cell ``(r, c)``'s middle."""
-    diameter, area = blob_inner_circle(mask, r, c, shape)
+    diameter, area, centre = blob_circle(mask, r, c, shape)
+    if centre is None or not _near_middle(centre, r, c, shape):
+        return PALE_NONE  # (a neighbour's chip reaching in, or a grid off: left as read)
     if diameter >= AS_WIDE * width and roundness(diameter, area) <= ROUND_MAX:
         return PALE_CHIP
     return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
+
+
+PALE_OFF_CENTRE = 0.25  # of a cell: a pale disc's centre at most this far off its cell's
+
+
+def _near_middle(centre: tuple[float, float], r: int, c: int, shape: CellShape) -> bool:
+    """Whether a disc centred at ``centre`` (grid image pixels) lies on cell ``(r, c)``: no
+    more than ``PALE_OFF_CENTRE`` of the cell off its centre along either axis."""
+    dx = abs(centre[0] / shape.w - (c + 0.5))
+    dy = abs(centre[1] / shape.h - (r + 0.5))
+    return max(dx, dy) <= PALE_OFF_CENTRE
