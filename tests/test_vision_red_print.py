@@ -91,31 +91,29 @@ def test_portrait_cells_with_big_suits_read_no_hearts_as_chips():
     read_found_right("portrait_cells_big_suits_text_spec.json", most_unknown=16)
 
 
-def test_red_read_as_ink_on_a_card_printing_no_red():
-    """A red chip dark in dim light keeps too little of its red through the erosion and reads
-    as bold ink; on a black suit's pip card, which prints no red, its round disc is a chip,
-    and red there that is no disc is unknown; red on a card printed red stays printing."""
-    marks = {(4, 4): "disc", (5, 5): "heart", (6, 6): "disc", (7, 1): "bg", (8, 2): "bg"}
+def test_red_read_as_ink_that_is_a_chips_disc():
+    """A red chip dark in dim light, or holed by its highlight, keeps too little of its red
+    through the erosion and reads as bold ink. On a black suit's pip card, which prints no red,
+    its round disc is a chip, and red there that is no disc is unknown; on a card printed red
+    a disc as wide as a chip is a chip, and a bold heart stays printing."""
+    marks = {(4, 4): "disc", (5, 5): "heart", (6, 6): "disc", (3, 3): "heart"}
+    marks.update({(7, 1): "bg", (8, 2): "bg"})
     symbols, red, bg = _masks(marks)
     raw_bg = (bg > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
     width = board_chip_width(bg, raw_bg, SHAPE)
     ink = np.zeros((10, 10), bool)
-    ink[4, 4] = ink[5, 5] = ink[6, 6] = True
+    ink[4, 4] = ink[5, 5] = ink[6, 6] = ink[3, 3] = True
     red_share = np.where(ink, 0.4, 0.0)
     no_red = np.ones((10, 10), bool)
-    no_red[6, 6] = False  # a card printed red
-    chips, doubtful = chips_read_as_ink(
-        ink, red_share, np.ones((10, 10), bool), red, width, no_red, SHAPE
-    )
+    no_red[6, 6] = no_red[3, 3] = False  # cards printed red
+    top = np.ones((10, 10), bool)
+    chips, doubtful = chips_read_as_ink(ink, red_share, top, red, width, no_red, SHAPE)
     assert chips[4, 4] and not doubtful[4, 4]
     assert doubtful[5, 5] and not chips[5, 5]
-    assert not chips[6, 6] and not doubtful[6, 6]
+    assert chips[6, 6] and not doubtful[6, 6]
+    assert not chips[3, 3] and not doubtful[3, 3]
     # too little red for a chip, or no chip of the board's own to measure: nothing / unknown
-    chips, doubtful = chips_read_as_ink(
-        ink, red_share / 4, np.ones((10, 10), bool), red, width, no_red, SHAPE
-    )
+    chips, doubtful = chips_read_as_ink(ink, red_share / 4, top, red, width, no_red, SHAPE)
     assert not chips.any() and not doubtful.any()
-    chips, doubtful = chips_read_as_ink(
-        ink, red_share, np.ones((10, 10), bool), red, None, no_red, SHAPE
-    )
-    assert not chips.any() and doubtful[4, 4]
+    chips, doubtful = chips_read_as_ink(ink, red_share, top, red, None, no_red, SHAPE)
+    assert not chips.any() and doubtful[4, 4] and not doubtful[6, 6]

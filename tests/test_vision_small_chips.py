@@ -113,3 +113,30 @@ def test_pale_discs_read_as_chips_or_unknown():
     made.clear()
     found, doubtful = pale_discs(candidates, share * 0, mask, raw, 2.0 * CHIP, SHAPE)
     assert not made and not doubtful.any() and (found == "").all()
+
+
+def test_a_chip_less_round_than_a_disc_is_still_a_chip():
+    """Small in the frame a chip's outline is ragged (its highlight bites into the rim, its
+    side wall and shadow add to it) and a tilt makes it an ellipse: as wide as a chip and
+    about as round (here 1.3x its inner circle), it is a chip's disc, though not a round one;
+    a heart as wide is not, nor a square blob a cell wide (a patterned card back)."""
+    from companion.vision.chip_shapes import ROUND_DISC, WIDE_DISC, board_chip_width, chip_disc
+
+    w, h, radius = 45, 30, 12  # a bigger grid image than the others': a smooth outline
+    shape = CellShape(w, h)
+    mask = np.zeros((10 * h, 10 * w), np.uint8)
+    for r, c in ((7, 1), (8, 2), (6, 0)):  # the board's round chips
+        cv2.circle(mask, (round((c + 0.5) * w), round((r + 0.5) * h)), radius, 255, -1)
+    raw = (mask > 0).reshape(10, h, 10, w).mean(axis=(1, 3))
+    width = board_chip_width(mask, raw, shape)
+    assert width is not None
+    centre = (round(1.5 * w), round(1.5 * h))
+    cv2.ellipse(mask, centre, (round(1.5 * (radius - 1)), radius - 1), 0, 0, 360, 255, -1)
+    ink = np.zeros((10 * h, 10 * w, 3), np.uint8)
+    draw_suit(ink, "H", (round(3.5 * w), round(3.5 * h)), 2.2 * radius, (255,) * 3)
+    mask = np.maximum(mask, (ink[..., 0] > 127).astype(np.uint8) * 255)
+    cv2.rectangle(mask, (5 * w + 1, 5 * h + 1), (6 * w - 2, 6 * h - 2), 255, -1)
+    ellipse = chip_disc(mask, 1, 1, shape, width)
+    assert ellipse & WIDE_DISC and not ellipse & ROUND_DISC
+    assert chip_disc(mask, 3, 3, shape, width) == 0
+    assert chip_disc(mask, 5, 5, shape, width) == 0

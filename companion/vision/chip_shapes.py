@@ -20,6 +20,10 @@ CHIP_SAMPLES = 8  # blue and green blobs measured for the board's chip width, at
 SOME_COLOUR = 0.1  # a cell with this much of a chip colour (before the erosion) is looked at
 ROUND_MAX = 1.25  # a blob's area over its inner circle's at most: a disc
 SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a fixed camera)
+AS_WIDE = 0.85  # a round disc (``ROUND_MAX``) this wide of the board's chips is a chip's ...
+WIDE = (0.9, 1.2)  # ... and so is a disc this wide of them (never printing: <= 0.76) ...
+NEAR_ROUND_MAX = 1.45  # ... no bigger than this times its inner circle (a highlight's bite)
+ROUND_DISC, WIDE_DISC = 1, 2  # the bits of :func:`chip_disc`
 
 
 def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tuple[float, float]:
@@ -76,6 +80,25 @@ def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape) -> float:
     a round disc (``ROUND_MAX``); 0.0 otherwise."""
     diameter, area = blob_inner_circle(mask, r, c, shape)
     return diameter if roundness(diameter, area) <= ROUND_MAX else 0.0
+
+
+def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) -> int:
+    """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
+    ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
+    ``AS_WIDE`` as wide, ``WIDE_DISC`` when it is as wide as a chip (``WIDE``) and about as
+    round (``NEAR_ROUND_MAX``), both, or 0.
+
+    Small in the frame (cells are read at ~24 px) a chip's highlight bites into its colour's
+    disc at the rim, where filling holes cannot close it: red chips read as ink on an
+    independently drawn board measured 0.88-1.06 of the width and up to 1.43x their circle.
+    No printing measured so: 213 cells of bold hearts, mats' hearts and portrait mats' hearts
+    wider than a chip had inner circles <= 0.76 of the width, those >= 0.66 at least 1.68x."""
+    diameter, area = blob_inner_circle(mask, r, c, shape)
+    round_ = roundness(diameter, area)
+    bits = ROUND_DISC if diameter >= AS_WIDE * width and round_ <= ROUND_MAX else 0
+    if WIDE[0] * width <= diameter <= WIDE[1] * width and round_ <= NEAR_ROUND_MAX:
+        bits |= WIDE_DISC
+    return bits
 
 
 def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> float | None:

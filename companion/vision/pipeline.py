@@ -872,14 +872,21 @@ class BoardReader:
             conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
             if doubtful.any():
                 why["red_print"] = doubtful
-        # red read as printing on a card that prints none: a chip dark or small in the frame
+        # red read as printing that is a chip's disc: a chip dark, brownish or holed by its
+        # highlight, small in the frame (on a card that prints no red: a chip or unknown)
         ink = why.get("_ink")
-        no_red = no_red_cells(self.orientation)
-        if ink is not None and (ink & no_red & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
+        if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
             chip = feats.chip
             red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
             red, doubtful = chips_read_as_ink(
-                ink, feats.raw["R"], red_top, masks["R"], width(), no_red, shape, memo
+                ink,
+                feats.raw["R"],
+                red_top,
+                masks["R"],
+                width(),
+                no_red_cells(self.orientation),
+                shape,
+                memo,
             )
             symbols = np.where(red, "R", np.where(doubtful, "?", symbols))
             conf = np.where(red, INK_CHIP_CONF, np.where(doubtful, 0.0, conf))

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.chip_shapes import blob_inner_circle, disc_width, kept, roundness
+from companion.vision.chip_shapes import (
+    ROUND_DISC,
+    WIDE_DISC,
+    blob_inner_circle,
+    chip_disc,
+    kept,
+    roundness,
+)
 from companion.vision.chips import CORNERS, CellShape
 
 INR_OF_CHIPS = 0.85  # a red chip's inner circle is this wide of the board's blue/green chips' ...
@@ -120,28 +127,28 @@ def chips_read_as_ink(
     memo: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
-    (``ink``, screen order) on a card that prints no red at all (``no_red``: a black suit's
-    pip card), with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and red their
-    strongest chip colour (``red_top``), those whose red blob (``red_mask``) is a round disc
-    (``chip_shapes.disc_width``) as wide as a red chip's (``INR_OF_CHIPS`` of this board's chip
-    ``width``), and the others, unknown (a board's red gaps seen in a cell of a grid a little
-    off fill its middle with red too, but not as a disc).
+    (``ink``, screen order) with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and
+    red their strongest chip colour (``red_top``), those whose red blob (``red_mask``) is a red
+    chip's disc, and the others on a card that prints no red (``no_red``), unknown.
 
-    A chip dark or brownish in dim or warm light, small in the frame, keeps too little of its
-    red class through the erosion and reads as bold printing; where no red is printed, that
-    red is something lying on the card. (On a card printed red the same look read the mat's
-    big hearts as chips: the printing there stays printing.)"""
-    look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & no_red & ~CORNERS
+    A chip dark or brownish in dim or warm light, or holed by its highlight, small in the
+    frame, keeps too little of its red class through the erosion and reads as bold printing.
+    Where no red is printed (a black suit's pip card) that red is something lying on the card:
+    a chip when its blob is a round disc as wide as a chip's (``chip_shapes.chip_disc``'s
+    ``ROUND_DISC``, against this board's chip ``width``), else unknown (a board's red gaps seen
+    in a cell of a grid a little off fill its middle with red too, but not as a disc). On a
+    card printed red only a disc clearly as wide as a chip and about as round (``WIDE_DISC``)
+    is a chip: no printing measures so; the rest stays printing."""
+    look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & ~CORNERS
     if not look.any() or not width:  # (no chip of the board's own to measure a disc against)
-        return np.zeros_like(look), look
-    least = INR_OF_CHIPS * width
-    disc = kept(
+        return np.zeros_like(look), look & no_red
+    found = kept(
         {} if memo is None else memo,
         "chips_read_as_ink",
         look,
         red_share,
         0,
-        lambda r, c: disc_width(red_mask, r, c, shape) >= least,
+        lambda r, c: chip_disc(red_mask, r, c, shape, width),
     )
-    chips = look & (disc > 0)
-    return chips, look & ~chips
+    chips = look & np.where(no_red, (found & ROUND_DISC) > 0, (found & WIDE_DISC) > 0)
+    return chips, look & no_red & ~chips

@@ -19,10 +19,11 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.vision.chip_shapes import (
+    AS_WIDE,
     ROUND_MAX,
     SOME_COLOUR,
     blob_circle,
-    disc_width,
+    chip_disc,
     kept,
     roundness,
 )
@@ -31,7 +32,6 @@ from companion.vision.colour import CHIP_SYMBOLS
 
 SOLID_SOME = 0.08  # a cell read empty is looked at with this much chip colour left after the
 # erosion (a chip a quarter of its cell keeps ~0.15; a card's thin pips ~0)
-AS_WIDE = 0.85  # a round disc (``chip_shapes.ROUND_MAX``) this wide of the board's chips
 SMALL_CHIP_CONF = 0.6  # what a chip read by its shape alone claims
 DOUBTS = frozenset({"pattern", "undecided"})  # the `?` such a chip gets (``chips.classify``)
 
@@ -44,9 +44,10 @@ def small_chips(
     shape: CellShape,
     memo: dict | None = None,
 ) -> np.ndarray | None:
-    """Symbols (10x10, ``""`` elsewhere; None when there is none) of the ``candidates`` (10x10 bool) whose strongest
-    chip colour (``raw`` shares) is a round disc at least ``AS_WIDE`` as wide as ``width``
-    (``masks``: the grid image's class mask of each colour). ``memo`` (kept with a located
+    """Symbols (10x10, ``""`` elsewhere; None when there is none) of the ``candidates`` (10x10
+    bool) whose strongest chip colour (``raw`` shares) is a chip's disc against this board's
+    chip ``width`` (``chip_shapes.chip_disc``: round and ``AS_WIDE`` as wide, or as wide as a
+    chip and about as round; ``masks``: the grid image's class mask of each colour). ``memo`` (kept with a located
     grid) keeps each cell's answer (``chip_shapes.kept``)."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
     top = shares.argmax(axis=0)
@@ -58,7 +59,7 @@ def small_chips(
         look,
         share,
         top,
-        lambda r, c: disc_width(masks[CHIP_SYMBOLS[top[r, c]]], r, c, shape) >= AS_WIDE * width,
+        lambda r, c: chip_disc(masks[CHIP_SYMBOLS[top[r, c]]], r, c, shape, width),
     )
     read = look & (found > 0)
     if not read.any():  # (most frames: nothing to add, and nothing to build)
