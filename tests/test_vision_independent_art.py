@@ -39,3 +39,21 @@ def test_chip_once_read_empty_is_no_longer(name, cell, why):
     r, c = cell
     assert truth["cells"][r][c] != "."
     assert reading.cells[r][c] in ("?", truth["cells"][r][c]), why
+
+
+def test_chips_holed_by_their_highlights_read_as_chips():
+    """A board small in the frame whose chips' highlights bite into their discs at the rim:
+    five red chips on cards printed red read as printed ink (empty), and blue and green ones
+    beside each other as a pattern (`?`). As wide as a chip and about as round, they are
+    chips; nothing is read wrong."""
+    reading, truth = _read("jax2_frame_0096")
+    wrong = [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth["cells"][r][c])
+    ]
+    assert wrong == []
+    for r, c in ((3, 9), (4, 9), (6, 4), (7, 4)):  # green chips side by side
+        assert reading.cells[r][c] == "G"
+    assert sum(row.count("?") for row in reading.cells) <= 9  # 14 before

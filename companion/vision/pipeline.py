@@ -892,17 +892,22 @@ class BoardReader:
             conf = np.where(red, INK_CHIP_CONF, np.where(doubtful, 0.0, conf))
             if doubtful.any():
                 why["red_on_black"] = doubtful
-        # a chip small against its cell: in a cell read empty, or left `?` alone as a pattern
-        # (a loose card or a sleeve lies over several cells, and its pattern may show round
-        # blobs too)
+        # a chip small against its cell, or holed by its highlight: in a cell read empty, or
+        # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
+        # sleeve lies over several cells and brings signs of a cover; its pattern may show
+        # round blobs too)
         solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
         candidates = (symbols == ".") & solid
         unknown = symbols == "?"
         if unknown.any():
+            doubts = unknown & held_only_by(why, SMALL_DOUBTS)
             around = cv2.filter2D(
-                unknown.astype(np.float32), -1, chips.AROUND, borderType=cv2.BORDER_CONSTANT
+                (unknown & ~doubts).astype(np.float32),
+                -1,
+                chips.AROUND,
+                borderType=cv2.BORDER_CONSTANT,
             )
-            candidates |= unknown & (around == 0) & held_only_by(why, SMALL_DOUBTS)
+            candidates |= doubts & (around == 0)
         if candidates.any() and width():
             found = small_chips(candidates, feats.raw, masks, width(), shape, memo)
             if found is not None:
