@@ -2229,8 +2229,8 @@ def classify(
         why.update(causes)
         # not reasons themselves: what explained faded signs away (underscored), for diagnosis
         why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
-        # ... and the cells read empty as printed red ink (red ink where a card prints none
-        # is something else: ``red_on_black.red_ink_on_black``)
+        # ... and the cells read empty as printed red ink (a chip's disc read so is a chip:
+        # ``red_print.chips_read_as_ink``)
         why.update(_ink=is_ink & ~unsure)
         if unsure.any():
             # ... and the reading before its doubts (a doubt found baseless later is lifted)

@@ -836,7 +836,8 @@ class BoardReader:
 
     def _chip_shapes(self, symbols, conf, why, feats, grid, judge):
         """``symbols`` and ``conf`` with the chips told by their shapes
-        (``companion.vision.red_print``, ``companion.vision.small_chips``); a located grid's
+        (``companion.vision.red_print``: bold printing, red read as ink that is a chip's disc;
+        ``companion.vision.small_chips``: small, bitten and pale chips); a located grid's
         memo keeps the board's chip width and each cell's answer (a judged grid's glare is left
         on: not kept)."""
         memo = {} if judge else self._cache.red_shapes
