@@ -10,6 +10,10 @@ area that of its largest inner circle, holes filled) as wide as the board's chip
 the round blue and green blobs wherever they show (no board prints those colours). Printed
 hearts and diamonds are neither round (area 1.3-2.4x their inner circle) nor, as printed on
 cards, as wide as a chip.
+
+The same holds for a chip whose highlight bites into its disc on a board small in the frame
+(``chip_shapes.chip_disc``: as wide as a chip, about as round), and, on the class of pale blue
+and green, for a chip too pale for its colour class (:func:`pale_discs`).
 """
 
 from __future__ import annotations
