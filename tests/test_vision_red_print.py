@@ -107,13 +107,22 @@ def test_red_read_as_ink_that_is_a_chips_disc():
     no_red = np.ones((10, 10), bool)
     no_red[6, 6] = no_red[3, 3] = False  # cards printed red
     top = np.ones((10, 10), bool)
-    chips, doubtful = chips_read_as_ink(ink, red_share, top, red, width, no_red, SHAPE)
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share, top, red, width, no_red, np.zeros((10, 10), bool), SHAPE
+    )
     assert chips[4, 4] and not doubtful[4, 4]
     assert doubtful[5, 5] and not chips[5, 5]
     assert chips[6, 6] and not doubtful[6, 6]
     assert not chips[3, 3] and not doubtful[3, 3]
     # too little red for a chip, or no chip of the board's own to measure: nothing / unknown
-    chips, doubtful = chips_read_as_ink(ink, red_share / 4, top, red, width, no_red, SHAPE)
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share / 4, top, red, width, no_red, np.zeros((10, 10), bool), SHAPE
+    )
     assert not chips.any() and not doubtful.any()
-    chips, doubtful = chips_read_as_ink(ink, red_share, top, red, None, no_red, SHAPE)
+    chips, doubtful = chips_read_as_ink(
+        ink, red_share, top, red, None, no_red, np.zeros((10, 10), bool), SHAPE
+    )
     assert not chips.any() and doubtful[4, 4] and not doubtful[6, 6]
+    # an ace's one big pip may be as wide and round as a chip: left
+    chips, doubtful = chips_read_as_ink(ink, red_share, top, red, width, no_red, ~no_red, SHAPE)
+    assert not chips[6, 6] and not doubtful[6, 6] and chips[4, 4]

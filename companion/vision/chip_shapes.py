@@ -24,6 +24,9 @@ AS_WIDE = 0.85  # a round disc (``ROUND_MAX``) this wide of the board's chips is
 WIDE = (0.9, 1.2)  # ... and so is a disc this wide of them (never printing: <= 0.76) ...
 NEAR_ROUND_MAX = 1.45  # ... no bigger than this times its inner circle (a highlight's bite)
 ROUND_DISC, WIDE_DISC = 1, 2  # the bits of :func:`chip_disc`
+OFF_CENTRE_MAX = 0.4  # of a cell: a disc's centre at most this far off its cell's (else a
+# neighbour's chip reaching in, or a grid half a cell off; 0.25-0.35 left chips pushed off
+# their cells' centres unread on fin39's cards set)
 
 
 def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tuple[float, float]:
@@ -86,19 +89,30 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
     """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
     ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
     ``AS_WIDE`` as wide, ``WIDE_DISC`` when it is as wide as a chip (``WIDE``) and about as
-    round (``NEAR_ROUND_MAX``), both, or 0.
+    round (``NEAR_ROUND_MAX``), both, or 0; 0 too when its inner circle is centred off the
+    cell's middle (:func:`near_middle`: a neighbour's chip reaching in is that cell's).
 
     Small in the frame (cells are read at ~24 px) a chip's highlight bites into its colour's
     disc at the rim, where filling holes cannot close it: red chips read as ink on an
     independently drawn board measured 0.88-1.06 of the width and up to 1.43x their circle.
     No printing measured so: 213 cells of bold hearts, mats' hearts and portrait mats' hearts
     wider than a chip had inner circles <= 0.76 of the width, those >= 0.66 at least 1.68x."""
-    diameter, area = blob_inner_circle(mask, r, c, shape)
+    diameter, area, centre = blob_circle(mask, r, c, shape)
+    if centre is None or not near_middle(centre, r, c, shape):
+        return 0
     round_ = roundness(diameter, area)
     bits = ROUND_DISC if diameter >= AS_WIDE * width and round_ <= ROUND_MAX else 0
     if WIDE[0] * width <= diameter <= WIDE[1] * width and round_ <= NEAR_ROUND_MAX:
         bits |= WIDE_DISC
     return bits
+
+
+def near_middle(centre: tuple[float, float], r: int, c: int, shape: CellShape) -> bool:
+    """Whether a disc centred at ``centre`` (grid image pixels ``(x, y)``) lies on cell
+    ``(r, c)``: no more than ``OFF_CENTRE_MAX`` of the cell off its centre along either axis."""
+    dx = abs(centre[0] / shape.w - (c + 0.5))
+    dy = abs(centre[1] / shape.h - (r + 0.5))
+    return max(dx, dy) <= OFF_CENTRE_MAX
 
 
 def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> float | None:

@@ -112,3 +112,16 @@ def no_red_cells(orientation: int) -> np.ndarray:
     cells = black_suit_cells(orientation=orientation) & ~face_cells(orientation=orientation)
     cells.setflags(write=False)
     return cells
+
+
+@functools.cache
+def ace_cells(orientation: int) -> np.ndarray:
+    """10x10 bool (read-only): the classic layout's aces (each prints one big pip, which may be
+    as wide and round as a chip), as they lie on screen when the layout is turned
+    ``orientation`` degrees clockwise."""
+    from companion.classic import CLASSIC_LAYOUT  # (the printed cards, shared with render)
+
+    aces = np.array([[code[0] == "A" for code in row] for row in CLASSIC_LAYOUT])
+    cells = to_screen_grid(aces, orientation)
+    cells.setflags(write=False)
+    return cells

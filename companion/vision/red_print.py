@@ -123,23 +123,26 @@ def chips_read_as_ink(
     red_mask: np.ndarray,
     width: float | None,
     no_red: np.ndarray,
+    aces: np.ndarray,
     shape: CellShape,
     memo: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
     (``ink``, screen order) with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and
-    red their strongest chip colour (``red_top``), those whose red blob (``red_mask``) is a red
-    chip's disc, and the others on a card that prints no red (``no_red``), unknown.
+    red their strongest chip colour (``red_top``), on any card but the aces (``aces``: one big
+    pip), those whose red blob (``red_mask``) is a red chip's disc, and the others on a card
+    that prints no red (``no_red``), unknown.
 
     A chip dark or brownish in dim or warm light, or holed by its highlight, small in the
     frame, keeps too little of its red class through the erosion and reads as bold printing.
     Where no red is printed (a black suit's pip card) that red is something lying on the card:
     a chip when its blob is a round disc as wide as a chip's (``chip_shapes.chip_disc``'s
     ``ROUND_DISC``, against this board's chip ``width``), else unknown (a board's red gaps seen
-    in a cell of a grid a little off fill its middle with red too, but not as a disc). On a
-    card printed red only a disc clearly as wide as a chip and about as round (``WIDE_DISC``)
-    is a chip: no printing measures so; the rest stays printing."""
-    look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & ~CORNERS
+    in a cell of a grid a little off fill its middle with red too, but not as a disc). On
+    another card only a disc clearly as wide as a chip and about as round (``WIDE_DISC``) is a
+    chip: no printing but an ace's one big pip measures so (a cards art's: 0.94 of the width,
+    1.33-1.40x its circle); the rest stays printing."""
+    look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & ~aces & ~CORNERS
     if not look.any() or not width:  # (no chip of the board's own to measure a disc against)
         return np.zeros_like(look), look & no_red
     found = kept(

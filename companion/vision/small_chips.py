@@ -24,11 +24,14 @@ import numpy as np
 
 from companion.vision.chip_shapes import (
     AS_WIDE,
+    ROUND_DISC,
     ROUND_MAX,
     SOME_COLOUR,
+    WIDE_DISC,
     blob_circle,
     chip_disc,
     kept,
+    near_middle,
     roundness,
 )
 from companion.vision.chips import CORNERS, CellShape
@@ -47,12 +50,14 @@ def small_chips(
     width: float,
     shape: CellShape,
     memo: dict | None = None,
+    aces: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Symbols (10x10, ``""`` elsewhere; None when there is none) of the ``candidates`` (10x10
     bool) whose strongest chip colour (``raw`` shares) is a chip's disc against this board's
-    chip ``width`` (``chip_shapes.chip_disc``: round and ``AS_WIDE`` as wide, or as wide as a
-    chip and about as round; ``masks``: the grid image's class mask of each colour). ``memo`` (kept with a located
-    grid) keeps each cell's answer (``chip_shapes.kept``)."""
+    chip ``width`` (``masks``: the grid image's class mask of each colour): round and
+    ``AS_WIDE`` as wide (``chip_shapes.chip_disc``'s ``ROUND_DISC``), or as wide as a chip and
+    about as round (``WIDE_DISC``), which red counts but on ``aces`` (10x10 bool; None:
+    nowhere): an ace's one big pip measures so. ``memo`` (kept with a located grid) keeps each cell's answer (``chip_shapes.kept``)."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
     top = shares.argmax(axis=0)
     share = shares.max(axis=0)
@@ -65,7 +70,9 @@ def small_chips(
         top,
         lambda r, c: chip_disc(masks[CHIP_SYMBOLS[top[r, c]]], r, c, shape, width),
     )
-    read = look & (found > 0)
+    red = top == CHIP_SYMBOLS.index("R")
+    wide_ok = ~red if aces is None else ~red | ~aces
+    read = look & (((found & ROUND_DISC) > 0) | (((found & WIDE_DISC) > 0) & wide_ok))
     if not read.any():  # (most frames: nothing to add, and nothing to build)
         return None
     return np.where(read, np.array(CHIP_SYMBOLS)[top], "")
@@ -92,8 +99,8 @@ def pale_discs(
     some cell is looked at): a round disc ``AS_WIDE`` as wide, with blue or green over
     ``PALE_HUE_MIN`` of the cell (``raw``), is a chip of that colour (``symbols``, ``""``
     elsewhere); any other such blob is something lying there, unknown (``doubtful``). A blob
-    whose inner circle lies off the cell's middle (``PALE_OFF_CENTRE``) is not looked at: a
-    neighbour's chip reaching in, or a grid a part of a cell off.
+    whose inner circle lies off the cell's middle (``chip_shapes.near_middle``) is not looked
+    at: a neighbour's chip reaching in, or a grid a part of a cell off.
 
     A chip lit too brightly, or light blue or mint green in the first place, leaves its chip
     class (saturation below the chips') over most of its disc, keeps its hue, and read empty.
@@ -125,19 +132,8 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
     """``PALE_CHIP`` (a round disc as wide as a chip), ``PALE_THING`` (a blob at least
     ``PALE_PART`` as wide) or ``PALE_NONE``: the pale blob over cell ``(r, c)``'s middle."""
     diameter, area, centre = blob_circle(mask, r, c, shape)
-    if centre is None or not _near_middle(centre, r, c, shape):
+    if centre is None or not near_middle(centre, r, c, shape):
         return PALE_NONE  # (a neighbour's chip reaching in, or a grid off: left as read)
     if diameter >= AS_WIDE * width and roundness(diameter, area) <= ROUND_MAX:
         return PALE_CHIP
     return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
-
-
-PALE_OFF_CENTRE = 0.25  # of a cell: a pale disc's centre at most this far off its cell's
-
-
-def _near_middle(centre: tuple[float, float], r: int, c: int, shape: CellShape) -> bool:
-    """Whether a disc centred at ``centre`` (grid image pixels) lies on cell ``(r, c)``: no
-    more than ``PALE_OFF_CENTRE`` of the cell off its centre along either axis."""
-    dx = abs(centre[0] / shape.w - (c + 0.5))
-    dy = abs(centre[1] / shape.h - (r + 0.5))
-    return max(dx, dy) <= PALE_OFF_CENTRE
