@@ -115,13 +115,13 @@ def no_red_cells(orientation: int) -> np.ndarray:
 
 
 @functools.cache
-def ace_cells(orientation: int) -> np.ndarray:
-    """10x10 bool (read-only): the classic layout's aces (each prints one big pip, which may be
-    as wide and round as a chip), as they lie on screen when the layout is turned
-    ``orientation`` degrees clockwise."""
+def red_ace_cells(orientation: int) -> np.ndarray:
+    """10x10 bool (read-only): the classic layout's aces of hearts and diamonds (each prints one
+    big red pip, which may be as wide and round as a chip), as they lie on screen when the
+    layout is turned ``orientation`` degrees clockwise."""
     from companion.classic import CLASSIC_LAYOUT  # (the printed cards, shared with render)
 
-    aces = np.array([[code[0] == "A" for code in row] for row in CLASSIC_LAYOUT])
+    aces = np.array([[code in ("AH", "AD") for code in row] for row in CLASSIC_LAYOUT])
     cells = to_screen_grid(aces, orientation)
     cells.setflags(write=False)
     return cells

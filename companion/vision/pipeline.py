@@ -30,7 +30,7 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
-from companion.vision.layout import ace_cells, black_suit_cells, face_cells, no_red_cells
+from companion.vision.layout import black_suit_cells, face_cells, no_red_cells, red_ace_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
 from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
@@ -886,7 +886,7 @@ class BoardReader:
                 masks["R"],
                 width(),
                 no_red_cells(self.orientation),
-                ace_cells(self.orientation),
+                red_ace_cells(self.orientation),
                 shape,
                 memo,
             )
@@ -911,7 +911,7 @@ class BoardReader:
             )
             candidates |= doubts & (around == 0)
         if candidates.any() and width():
-            aces = ace_cells(self.orientation)
+            aces = red_ace_cells(self.orientation)
             found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
             if found is not None:
                 read = found != ""

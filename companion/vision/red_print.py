@@ -129,8 +129,8 @@ def chips_read_as_ink(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
     (``ink``, screen order) with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and
-    red their strongest chip colour (``red_top``), on any card but the aces (``aces``: one big
-    pip), those whose red blob (``red_mask``) is a red chip's disc, and the others on a card
+    red their strongest chip colour (``red_top``), on any card but the aces of hearts and
+    diamonds (``aces``: one big red pip), those whose red blob (``red_mask``) is a red chip's disc, and the others on a card
     that prints no red (``no_red``), unknown.
 
     A chip dark or brownish in dim or warm light, or holed by its highlight, small in the

@@ -56,8 +56,8 @@ def small_chips(
     bool) whose strongest chip colour (``raw`` shares) is a chip's disc against this board's
     chip ``width`` (``masks``: the grid image's class mask of each colour): round and
     ``AS_WIDE`` as wide (``chip_shapes.chip_disc``'s ``ROUND_DISC``), or as wide as a chip and
-    about as round (``WIDE_DISC``), which red counts but on ``aces`` (10x10 bool; None:
-    nowhere): an ace's one big pip measures so. ``memo`` (kept with a located grid) keeps each cell's answer (``chip_shapes.kept``)."""
+    about as round (``WIDE_DISC``), which red counts but on ``aces`` (10x10 bool, the red
+    aces; None: nowhere): an ace's one big red pip measures so. ``memo`` (kept with a located grid) keeps each cell's answer (``chip_shapes.kept``)."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
     top = shares.argmax(axis=0)
     share = shares.max(axis=0)
