@@ -100,6 +100,12 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
     diameter, area, centre = blob_circle(mask, r, c, shape)
     if centre is None or not near_middle(centre, r, c, shape):
         return 0
+    return disc_bits(diameter, area, width)
+
+
+def disc_bits(diameter: float, area: float, width: float) -> int:
+    """:func:`chip_disc`'s bits for a blob of inner-circle ``diameter`` and ``area`` (pixels)
+    against this board's chip ``width``."""
     round_ = roundness(diameter, area)
     bits = ROUND_DISC if diameter >= AS_WIDE * width and round_ <= ROUND_MAX else 0
     if WIDE[0] * width <= diameter <= WIDE[1] * width and round_ <= NEAR_ROUND_MAX:
@@ -127,7 +133,7 @@ def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> fl
 
 
 def kept(
-    memo: dict,
+    memo: dict | None,
     name: str,
     look: np.ndarray,
     share: np.ndarray,
@@ -136,8 +142,10 @@ def kept(
 ) -> np.ndarray:
     """``measure(r, c)`` (a small int) of the cells ``look`` marks (10x10 bool), kept in
     ``memo[name]`` with the cell's ``share`` and ``tag`` (the colour measured, say): a cell whose
-    tag stays and whose share moved less than ``SAME_SHARE`` is not measured again. The 10x10
-    answers (only those under ``look`` are meant)."""
+    tag stays and whose share moved less than ``SAME_SHARE`` is not measured again (None: no
+    memo, every cell measured). The 10x10 answers (only those under ``look`` are meant)."""
+    if memo is None:
+        memo = {}
     if name not in memo:
         memo[name] = (np.full((10, 10), -1.0), np.full((10, 10), -1), np.zeros((10, 10), int))
     shares, tags, answers = memo[name]

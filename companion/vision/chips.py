@@ -175,6 +175,12 @@ class CellFeatures:
     colour_code: np.ndarray | None = None
 
     @property
+    def red_strongest(self) -> np.ndarray:
+        """Cells (10x10 bool) whose strongest chip colour after the erosion is red."""
+        chip = self.chip
+        return (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
+
+    @property
     def glared(self) -> np.ndarray | None:
         """Cells where glare was found: taken off (``GLARE_TAKEN`` grey levels or more), or
         found on a board lit too close to clipping to measure it. None: not measured."""

@@ -17,6 +17,7 @@ import functools
 
 import numpy as np
 
+from companion.classic import CLASSIC_LAYOUT
 from companion.vision.geometry import to_screen_grid
 
 # r = red suit, k = black suit, * = free corner.  Row 1 first, column A first.
@@ -119,8 +120,6 @@ def red_ace_cells(orientation: int) -> np.ndarray:
     """10x10 bool (read-only): the classic layout's aces of hearts and diamonds (each prints one
     big red pip, which may be as wide and round as a chip), as they lie on screen when the
     layout is turned ``orientation`` degrees clockwise."""
-    from companion.classic import CLASSIC_LAYOUT  # (the printed cards, shared with render)
-
     aces = np.array([[code in ("AH", "AD") for code in row] for row in CLASSIC_LAYOUT])
     cells = to_screen_grid(aces, orientation)
     cells.setflags(write=False)

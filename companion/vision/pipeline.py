@@ -781,9 +781,9 @@ class BoardReader:
                 if back.any():
                     symbols = np.where(back, why["_read"], symbols)
                     conf = np.where(back, why["_read_conf"], conf)
-            chip = feats.chip
-            red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
-            red = red_chips_on_black(symbols, why, feats.raw["R"], red_top, self.orientation)
+            red = red_chips_on_black(
+                symbols, why, feats.raw["R"], feats.red_strongest, self.orientation
+            )
             symbols = np.where(red, "R", symbols)
             conf = np.where(red, RED_ON_BLACK_CONF, conf)
         if judge:
@@ -869,20 +869,16 @@ class BoardReader:
                 symbols, masks["R"], width(), red_cards, shape, bitten, memo, feats.raw["R"],
                 undecided,
             )  # fmt: skip
-            symbols = np.where(printed, ".", np.where(doubtful, "?", symbols))
-            conf = np.where(printed, RED_PRINT_CONF, np.where(doubtful, 0.0, conf))
-            if doubtful.any():
-                why["red_print"] = doubtful
+            read = np.where(printed, ".", "")
+            symbols, conf = _looked(symbols, conf, why, read, RED_PRINT_CONF, doubtful, "red_print")
         # red read as printing that is a chip's disc: a chip dark, brownish or holed by its
         # highlight, small in the frame (on a card that prints no red: a chip or unknown)
         ink = why.get("_ink")
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
-            chip = feats.chip
-            red_top = (chip["R"] >= chip["B"]) & (chip["R"] >= chip["G"])
             red, doubtful = chips_read_as_ink(
                 ink,
                 feats.raw["R"],
-                red_top,
+                feats.red_strongest,
                 masks["R"],
                 width(),
                 no_red_cells(self.orientation),
@@ -890,10 +886,10 @@ class BoardReader:
                 shape,
                 memo,
             )
-            symbols = np.where(red, "R", np.where(doubtful, "?", symbols))
-            conf = np.where(red, INK_CHIP_CONF, np.where(doubtful, 0.0, conf))
-            if doubtful.any():
-                why["red_on_black"] = doubtful
+            read = np.where(red, "R", "")
+            symbols, conf = _looked(
+                symbols, conf, why, read, INK_CHIP_CONF, doubtful, "red_on_black"
+            )
         # a chip small against its cell, or holed by its highlight: in a cell read empty, or
         # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
         # sleeve lies over several cells and brings signs of a cover; its pattern may show
@@ -914,9 +910,7 @@ class BoardReader:
             aces = red_ace_cells(self.orientation)
             found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
             if found is not None:
-                read = found != ""
-                symbols = np.where(read, found, symbols)
-                conf = np.where(read, SMALL_CHIP_CONF, conf)
+                symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
         # a chip too pale for its colour class (bright light, a light blue or mint chip) in a
         # cell read empty that prints no picture (a picture may hold pale blue or green)
         pale = (symbols == ".") & (feats.pale_bg >= PALE_LOOK)
@@ -931,12 +925,32 @@ class BoardReader:
                 shape,
                 memo,
             )
-            read = found != ""
-            symbols = np.where(read, found, np.where(doubtful, "?", symbols))
-            conf = np.where(read, chips.PALE_CONF, np.where(doubtful, 0.0, conf))
-            if doubtful.any():
-                why["washed_chip"] = why.get("washed_chip", False) | doubtful
+            symbols, conf = _looked(
+                symbols, conf, why, found, chips.PALE_CONF, doubtful, "washed_chip"
+            )
         return symbols, conf
+
+
+def _looked(
+    symbols: np.ndarray,
+    conf: np.ndarray,
+    why: dict,
+    read: np.ndarray,
+    read_conf: float,
+    doubtful: np.ndarray | None = None,
+    cause: str = "",
+) -> tuple[np.ndarray, np.ndarray]:
+    """``symbols`` and ``conf`` after a look at the chips' shapes: its readings (``read``, 10x10
+    symbols, ``""`` where it has none) with ``read_conf``, and its ``doubtful`` cells unknown,
+    held by ``cause`` in ``why`` (with any other cells that cause held already)."""
+    said = read != ""
+    symbols = np.where(said, read, symbols)
+    conf = np.where(said, read_conf, conf)
+    if doubtful is not None and doubtful.any():
+        symbols = np.where(doubtful, "?", symbols)
+        conf = np.where(doubtful, 0.0, conf)
+        why[cause] = why[cause] | doubtful if cause in why else doubtful
+    return symbols, conf
 
 
 def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndarray:

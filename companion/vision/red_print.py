@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.chip_shapes import (
+    AS_WIDE,
+    NEAR_ROUND_MAX,
     ROUND_DISC,
     WIDE_DISC,
     blob_inner_circle,
@@ -34,11 +36,11 @@ from companion.vision.chip_shapes import (
 )
 from companion.vision.chips import CORNERS, CellShape
 
-INR_OF_CHIPS = 0.85  # a red chip's inner circle is this wide of the board's blue/green chips' ...
+INR_OF_CHIPS = AS_WIDE  # a red chip's inner circle is this wide of the board's B/G chips' ...
 INR_OF_CELL = 0.66  # ... or of the cell's shorter side, with no blue or green chip to measure
 DISC_AREA_MAX = 1.2  # a disc's area over its inner circle's (a blob this round is a disc)
 NEAR_INR = 0.94  # ... and a blob nearly as wide as a chip (this share of the least) ...
-NEAR_AREA_MAX = 1.45  # ... and about this round (a highlight or a bite at its rim) too
+NEAR_AREA_MAX = NEAR_ROUND_MAX  # ... and about this round (a highlight's bite at its rim) too
 INK_INR = 0.9  # red this much narrower than a chip, and ...
 INK_AREA_MIN = 1.3  # ... this much bigger than its inner circle: printing, read empty
 RED_PRINT_CONF = 0.6  # what an empty reading from the shape alone claims
@@ -84,7 +86,7 @@ def red_print(
     least = INR_OF_CHIPS * width if width else INR_OF_CELL * min(shape.w, shape.h)
     share = np.zeros((10, 10)) if red_share is None else red_share
     verdict = kept(
-        {} if memo is None else memo,
+        memo,
         "red_print",
         looked,
         share,
@@ -130,8 +132,8 @@ def chips_read_as_ink(
     """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
     (``ink``, screen order) with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and
     red their strongest chip colour (``red_top``), on any card but the aces of hearts and
-    diamonds (``aces``: one big red pip), those whose red blob (``red_mask``) is a red chip's disc, and the others on a card
-    that prints no red (``no_red``), unknown.
+    diamonds (``aces``: one big red pip), those whose red blob (``red_mask``) is a red chip's
+    disc, and the others on a card that prints no red (``no_red``), unknown.
 
     A chip dark or brownish in dim or warm light, or holed by its highlight, small in the
     frame, keeps too little of its red class through the erosion and reads as bold printing.
@@ -146,7 +148,7 @@ def chips_read_as_ink(
     if not look.any() or not width:  # (no chip of the board's own to measure a disc against)
         return np.zeros_like(look), look & no_red
     found = kept(
-        {} if memo is None else memo,
+        memo,
         "chips_read_as_ink",
         look,
         red_share,

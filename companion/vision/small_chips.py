@@ -23,16 +23,14 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.vision.chip_shapes import (
-    AS_WIDE,
     ROUND_DISC,
-    ROUND_MAX,
     SOME_COLOUR,
     WIDE_DISC,
     blob_circle,
     chip_disc,
+    disc_bits,
     kept,
     near_middle,
-    roundness,
 )
 from companion.vision.chips import CORNERS, CellShape
 from companion.vision.colour import CHIP_SYMBOLS
@@ -57,13 +55,14 @@ def small_chips(
     chip ``width`` (``masks``: the grid image's class mask of each colour): round and
     ``AS_WIDE`` as wide (``chip_shapes.chip_disc``'s ``ROUND_DISC``), or as wide as a chip and
     about as round (``WIDE_DISC``), which red counts but on ``aces`` (10x10 bool, the red
-    aces; None: nowhere): an ace's one big red pip measures so. ``memo`` (kept with a located grid) keeps each cell's answer (``chip_shapes.kept``)."""
+    aces; None: nowhere): an ace's one big red pip measures so. ``memo`` (kept with a located
+    grid) keeps each cell's answer (``chip_shapes.kept``)."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
     top = shares.argmax(axis=0)
     share = shares.max(axis=0)
     look = candidates & ~CORNERS & (share >= SOME_COLOUR)
     found = kept(
-        {} if memo is None else memo,
+        memo,
         "small_chips",
         look,
         share,
@@ -96,7 +95,8 @@ def pale_discs(
     no picture), those showing pale blue or green (``pale``: the class's eroded share; blue
     and green are never printed) as a blob over the cell's middle at least ``PALE_PART`` as
     wide as the board's chips (``width``) on the class mask (``pale_mask()``, made only when
-    some cell is looked at): a round disc ``AS_WIDE`` as wide, with blue or green over
+    some cell is looked at): a round disc as wide as a chip (``chip_shapes.disc_bits``'s
+    ``ROUND_DISC``), with blue or green over
     ``PALE_HUE_MIN`` of the cell (``raw``), is a chip of that colour (``symbols``, ``""``
     elsewhere); any other such blob is something lying there, unknown (``doubtful``). A blob
     whose inner circle lies off the cell's middle (``chip_shapes.near_middle``) is not looked
@@ -111,7 +111,7 @@ def pale_discs(
         return none, look
     mask = pale_mask()
     answers = kept(
-        {} if memo is None else memo,
+        memo,
         "pale_discs",
         look,
         pale,
@@ -134,6 +134,6 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
     diameter, area, centre = blob_circle(mask, r, c, shape)
     if centre is None or not near_middle(centre, r, c, shape):
         return PALE_NONE  # (a neighbour's chip reaching in, or a grid off: left as read)
-    if diameter >= AS_WIDE * width and roundness(diameter, area) <= ROUND_MAX:
+    if disc_bits(diameter, area, width) & ROUND_DISC:
         return PALE_CHIP
     return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
