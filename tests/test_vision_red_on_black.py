@@ -61,6 +61,16 @@ def test_other_signs_or_other_cards_leave_the_cell_unknown(change):
     assert not red_chips_on_black(symbols, why, red, top, 0).any()
 
 
+def test_no_red_chip_read_so_on_a_board_showing_red_around_its_cards():
+    """A maroon board seen inside the cells of a grid a little off fills a quarter of a black
+    card with red: a seen frame (portrait cards) read a queen of clubs as a red chip."""
+    symbols, why, red, top, mark = _unknown_at(B2)
+    white_gaps = np.full((10, 10), 0.02)
+    assert (red_chips_on_black(symbols, why, red, top, 0, ring_red=white_gaps) == mark).all()
+    red_board = np.full((10, 10), 0.57)
+    assert not red_chips_on_black(symbols, why, red, top, 0, ring_red=red_board).any()
+
+
 def test_red_that_is_not_the_strongest_chip_colour_is_no_red_chip():
     symbols, why, red, _, mark = _unknown_at(B2)
     assert not red_chips_on_black(symbols, why, red, ~mark, 0).any()

@@ -126,3 +126,12 @@ def test_red_read_as_ink_that_is_a_chips_disc():
     # an ace's one big pip may be as wide and round as a chip: left
     chips, doubtful = chips_read_as_ink(ink, red_share, top, red, width, no_red, ~no_red, SHAPE)
     assert not chips[6, 6] and not doubtful[6, 6] and chips[4, 4]
+    # a disc as wide as a chip but not quite round (a tilted chip, its side wall) on a card
+    # printing no red is a chip too
+    chip = round(0.39 * H)
+    cv2.ellipse(red, (round(2.5 * W), round(2.5 * H)), (chip + 3, chip - 1), 0, 0, 360, 255, -1)
+    ink[2, 2] = True
+    chips, doubtful = chips_read_as_ink(
+        ink, np.where(ink, 0.4, 0.0), top, red, width, no_red, np.zeros((10, 10), bool), SHAPE
+    )
+    assert chips[2, 2] and not doubtful[2, 2]

@@ -140,3 +140,42 @@ def test_a_chip_less_round_than_a_disc_is_still_a_chip():
     assert ellipse & WIDE_DISC and not ellipse & ROUND_DISC
     assert chip_disc(mask, 3, 3, shape, width) == 0
     assert chip_disc(mask, 5, 5, shape, width) == 0
+
+
+def test_a_chip_with_printing_touching_its_rim_is_still_a_chip():
+    """Small in the frame, a red chip on a card printed red touches the card's index and pips:
+    they join its blob, which is no longer round (here over 1.5x its inner circle). An opening
+    a part of a chip wide cuts them off and leaves the chip's disc; a heart as wide as a chip's
+    inner circle is none, nor the pips alone."""
+    from companion.vision.chip_shapes import (
+        WIDE_DISC,
+        blob_circle,
+        board_chip_width,
+        chip_disc,
+        roundness,
+    )
+
+    w, h, radius = 45, 30, 12
+    shape = CellShape(w, h)
+    mask = np.zeros((10 * h, 10 * w), np.uint8)
+    for r, c in ((7, 1), (8, 2), (6, 0)):  # the board's round chips
+        cv2.circle(mask, (round((c + 0.5) * w), round((r + 0.5) * h)), radius, 255, -1)
+    raw = (mask > 0).reshape(10, h, 10, w).mean(axis=(1, 3))
+    width = board_chip_width(mask, raw, shape)
+    assert width is not None
+    x, y = round(1.5 * w), round(1.5 * h)
+    cv2.circle(mask, (x, y), radius, 255, -1)
+    for dx in (-radius - 2, radius + 2):  # index strokes touching the rim, left and right
+        cv2.rectangle(mask, (x + dx - 3, y - 11), (x + dx + 3, y + 11), 255, -1)
+    diameter, area, _ = blob_circle(mask, 1, 1, shape)
+    assert roundness(diameter, area) > 1.5
+    assert chip_disc(mask, 1, 1, shape, width) & WIDE_DISC
+    # pips alone, and a heart, are no chip however they are opened
+    x, y = round(3.5 * w), round(3.5 * h)
+    for dx in (-radius - 2, radius + 2):
+        cv2.rectangle(mask, (x + dx - 3, y - 11), (x + dx + 3, y + 11), 255, -1)
+    assert chip_disc(mask, 3, 3, shape, width) == 0
+    ink = np.zeros((10 * h, 10 * w, 3), np.uint8)
+    draw_suit(ink, "H", (round(5.5 * w), round(5.5 * h)), 2.2 * radius, (255,) * 3)
+    mask = np.maximum(mask, (ink[..., 0] > 127).astype(np.uint8) * 255)
+    assert chip_disc(mask, 5, 5, shape, width) == 0

@@ -166,6 +166,20 @@ def test_a_few_unknown_cells_like_another_empty_card_of_their_rank_or_suit_read_
     corners = symbols.copy()
     corners[[0, 0, 9, 9], [0, 9, 0, 9]] = "?"
     assert empty_like_cousins(grid, corners, 0)[0][divmod(cell, 10)]
+    # a card read empty by its shape alone stands in only with a second one alike
+    for alone in (True, False):
+        one = symbols.copy()
+        sure = np.ones((10, 10), bool)
+        matches = [
+            o
+            for o in np.flatnonzero(one.ravel() == ".")
+            if o != twin and likeness(grid, cell, int(o)) >= TWIN_MATCH
+        ]
+        assert len(matches) >= 2
+        sure.ravel()[matches] = False
+        if alone:
+            one.ravel()[matches[1:]] = "B"  # the others hold chips: one unsure card is left
+        assert empty_like_cousins(grid, one, 0, sure=sure)[0][divmod(cell, 10)] != alone
 
 
 @pytest.mark.parametrize(

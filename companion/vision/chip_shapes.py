@@ -21,9 +21,10 @@ SOME_COLOUR = 0.1  # a cell with this much of a chip colour (before the erosion)
 ROUND_MAX = 1.25  # a blob's area over its inner circle's at most: a disc
 SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a fixed camera)
 AS_WIDE = 0.85  # a round disc (``ROUND_MAX``) this wide of the board's chips is a chip's ...
-WIDE = (0.9, 1.2)  # ... and so is a disc this wide of them (never printing: <= 0.76) ...
+WIDE = (0.85, 1.2)  # ... and so is a disc this wide of them (never printing: <= 0.76) ...
 NEAR_ROUND_MAX = 1.45  # ... no bigger than this times its inner circle (a highlight's bite)
 ROUND_DISC, WIDE_DISC = 1, 2  # the bits of :func:`chip_disc`
+UNGLUE = 0.4  # of the chip width: an opening this wide cuts printing off a chip's rim
 OFF_CENTRE_MAX = 0.4  # of a cell: a disc's centre at most this far off its cell's (else a
 # neighbour's chip reaching in, or a grid half a cell off; 0.25-0.35 left chips pushed off
 # their cells' centres unread on fin39's cards set)
@@ -39,7 +40,7 @@ def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tup
 
 
 def blob_circle(
-    mask: np.ndarray, r: int, c: int, shape: CellShape
+    mask: np.ndarray, r: int, c: int, shape: CellShape, opening: int = 0
 ) -> tuple[float, float, tuple[float, float] | None]:
     """:func:`blob_inner_circle`'s ``(diameter, area)`` and the circle's centre (grid image
     pixels ``(x, y)``; None with no blob): a blob reaching into the cell's middle from a
@@ -47,12 +48,18 @@ def blob_circle(
 
     (The blob is picked by the middle of the cell, not by its outline: the gaps of a board
     printed in a chip's colour run around every cell, and the outline of their network
-    encloses the cell's middle without covering it.)"""
+    encloses the cell's middle without covering it.)
+
+    ``opening`` (pixels, odd): the blob as left by an opening with a disc that wide first."""
     w, h = shape.w, shape.h
     x0, y0 = max(0, int(c * w - REACH * w)), max(0, int(r * h - REACH * h))
     x1 = min(mask.shape[1], int((c + 1) * w + REACH * w))
     y1 = min(mask.shape[0], int((r + 1) * h + REACH * h))
-    count, labels = cv2.connectedComponents(np.ascontiguousarray(mask[y0:y1, x0:x1]))
+    part = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    if opening:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening))
+        part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disc)
+    count, labels = cv2.connectedComponents(part)
     if count < 2:
         return 0.0, 0.0, None
     mx, my = round((c + 0.25) * w) - x0, round((r + 0.25) * h) - y0
@@ -100,7 +107,19 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
     diameter, area, centre = blob_circle(mask, r, c, shape)
     if centre is None or not near_middle(centre, r, c, shape):
         return 0
-    return disc_bits(diameter, area, width)
+    bits = disc_bits(diameter, area, width)
+    if not bits & WIDE_DISC and WIDE[0] * width <= diameter <= WIDE[1] * width:
+        # as wide as a chip but not as round: printing touching its rim (a card's index, a
+        # pip beside it) joins its blob; an opening a part of a chip wide cuts such strokes
+        # off, and a chip's disc keeps its width and becomes round again
+        diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width))
+        if centre is not None and near_middle(centre, r, c, shape):
+            bits |= disc_bits(diameter, area, width) & WIDE_DISC
+    return bits
+
+
+def _odd(pixels: float) -> int:
+    return max(3, int(round(pixels)) | 1)
 
 
 def disc_bits(diameter: float, area: float, width: float) -> int:

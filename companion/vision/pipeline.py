@@ -19,7 +19,11 @@ import numpy as np
 from companion.vision import chips
 from companion.vision.causes import held_only_by, unknown_reasons
 from companion.vision.chip_shapes import board_chip_width
-from companion.vision.cleared_covers import chips_beside_no_cover, chips_hiding_lines
+from companion.vision.cleared_covers import (
+    BESIDE_COVER,
+    chips_beside_no_cover,
+    chips_hiding_lines,
+)
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
@@ -758,7 +762,9 @@ class BoardReader:
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
         twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
-        for look in (twins, empty_like_cousins):
+        # (cousins read empty by their shape alone do not stand in: see empty_like_cousins)
+        cousins = lambda g, s, o: empty_like_cousins(g, s, o, sure=conf > RED_PRINT_CONF)  # noqa: E731
+        for look in (twins, cousins):
             alike, likeness = look(grid, symbols, self.orientation)
             if alike.any():
                 symbols = np.where(alike, ".", symbols)
@@ -782,7 +788,12 @@ class BoardReader:
                     symbols = np.where(back, why["_read"], symbols)
                     conf = np.where(back, why["_read_conf"], conf)
             red = red_chips_on_black(
-                symbols, why, feats.raw["R"], feats.red_strongest, self.orientation
+                symbols,
+                why,
+                feats.raw["R"],
+                feats.red_strongest,
+                self.orientation,
+                ring_red=feats.ring_colour["R"] if feats.ring_colour else None,
             )
             symbols = np.where(red, "R", symbols)
             conf = np.where(red, RED_ON_BLACK_CONF, conf)
@@ -898,9 +909,16 @@ class BoardReader:
         candidates = (symbols == ".") & solid
         unknown = symbols == "?"
         if unknown.any():
-            doubts = unknown & held_only_by(why, SMALL_DOUBTS)
+            # (a doubt for lying beside such a doubt, the chip's colour on the border it
+            # shares, only echoes the chip looked at: no other cover, unless beside one)
+            lookable = unknown & held_only_by(why, SMALL_DOUBTS | {BESIDE_COVER})
+            # (an echo alone is looked at as a cell read empty is: with some solid colour)
+            doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
+            other = unknown & ~lookable & ~chips.CORNERS
+            echoes = why.get(BESIDE_COVER, False)
+            blocking = other | (lookable & echoes & chips._beside(other))
             around = cv2.filter2D(
-                (unknown & ~doubts).astype(np.float32),
+                blocking.astype(np.float32),
                 -1,
                 chips.AROUND,
                 borderType=cv2.BORDER_CONSTANT,

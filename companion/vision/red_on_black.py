@@ -20,6 +20,9 @@ from companion.vision.layout import black_suit_cells
 RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red"})
 RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
 RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
+# a board whose cells' borders are mostly this much red shows its own red around the cards
+# (a maroon board's cells measured 0.57 in the median, a white-gapped board's near 0)
+RED_BOARD_RING = 0.25
 
 
 def red_chips_on_black(
@@ -28,13 +31,16 @@ def red_chips_on_black(
     red: np.ndarray,
     red_top: np.ndarray,
     orientation: int,
+    ring_red: np.ndarray | None = None,
 ) -> np.ndarray:
     """The unknown cells (10x10 bool, screen order) of a black suit whose only causes
     (``why``: the reading's cause masks) are doubts about red, with red over
     ``RED_ON_BLACK_MIN`` of the cell (``red``) and red their strongest chip colour
-    (``red_top``)."""
+    (``red_top``). None on a board whose own red shows around its cards (``ring_red``: per
+    cell, the share of its border in red, over ``RED_BOARD_RING`` on most cells): a red board
+    seen inside the cells of a grid a little off fills a quarter of a black card with red."""
     unknown = np.asarray(symbols) == "?"
-    if not unknown.any():
+    if not unknown.any() or (ring_red is not None and np.median(ring_red) >= RED_BOARD_RING):
         return np.zeros_like(unknown)
     return (
         unknown

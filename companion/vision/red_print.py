@@ -155,5 +155,5 @@ def chips_read_as_ink(
         0,
         lambda r, c: chip_disc(red_mask, r, c, shape, width),
     )
-    chips = look & np.where(no_red, (found & ROUND_DISC) > 0, (found & WIDE_DISC) > 0)
+    chips = look & np.where(no_red, (found & (ROUND_DISC | WIDE_DISC)) > 0, (found & WIDE_DISC) > 0)
     return chips, look & no_red & ~chips
