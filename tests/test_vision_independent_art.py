@@ -94,3 +94,11 @@ def test_small_board_crowded_with_chips():
     reading, truth = _read("mixed2_frame_0076")
     assert set(_wrong(reading, truth)) <= {(1, 5), (6, 5)}
     assert sum(row.count("?") for row in reading.cells) <= 2
+
+
+def test_paper_board_whose_margins_fooled_the_fit_by_a_cell_both_ways():
+    """A printed paper board whose white margins, each about a cell wide, made the fitted grid
+    take in a margin column and a margin row: 42 of 100 cells read wrong. Moving it by a cell
+    along each axis ran off the frame or kept a margin line; moved along both, it reads right."""
+    reading, truth = _read("mixed3_frame_0084")
+    assert reading.cells == truth["cells"]

@@ -90,6 +90,10 @@ STRONG_LINES = 0.85
 WEAK_LINES = 0.6
 WEAK_GRID_PLAUSIBLE = 0.6
 SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must read
+# the moves tried: along each axis, then along both (a paper board's margins, each a cell
+# wide, fooled the fit by a cell along both axes: the moves along one axis ran off the frame
+# or still read a margin line; 42 of 100 cells read wrong on an independently drawn frame)
+ONE_CELL_MOVES = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried
 PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share more cells
 # a board read on the first look with more of its empty cells showing no printing than
@@ -441,7 +445,7 @@ class BoardReader:
             trials.append(plain_trial)
         last_first = trials[-1] if trials else None  # the located grid's own trials end here
         h, w = bgr.shape[:2]
-        for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        for dx, dy in ONE_CELL_MOVES:
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
             # read clearly better than the fitted one, and is read only when the fitted one
             # is not misplaced (its chips inside its cells)
