@@ -102,3 +102,20 @@ def test_paper_board_whose_margins_fooled_the_fit_by_a_cell_both_ways():
     along each axis ran off the frame or kept a margin line; moved along both, it reads right."""
     reading, truth = _read("mixed3_frame_0084")
     assert reading.cells == truth["cells"]
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong_before"),
+    [
+        ("mixed3_frame_0035", 22),  # a jax-like board on a gingham cloth, its faint gaps lost
+        ("jax3_frame_0018", 6),  # the grid's top edge half a cell above the cards
+    ],
+)
+def test_a_grid_bent_off_the_cards_is_not_reported(name, wrong_before):
+    """The fitted grid lay on the cards in one part of the board and off them in another (the
+    cloth's checks or the margin fooled the fit), and the reading had `wrong_before` cells
+    wrong with plausible ink. Its empty cards do not look like their empty twins (median
+    likeness 0.16-0.18; 0.34 and more on every grid that read right): no board is reported
+    rather than a wrong one."""
+    reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
+    assert not reading.board_found

@@ -13,12 +13,14 @@ from test_vision_support import CHIP_BGR, spec_frame
 
 from companion.classic import CLASSIC_LAYOUT
 from companion.vision import BoardReader
-from companion.vision.pipeline import to_canonical_grid
+from companion.vision.pipeline import TWINS_ALIKE_MIN, to_canonical_grid
 from companion.vision.twins import (
     COUSIN_CELLS_MAX,
     TWIN_MATCH,
+    TWIN_PAIRS_MIN,
     empty_like_cousins,
     empty_like_twins,
+    empty_twins_alike,
     likeness,
     twin_cells,
 )
@@ -207,3 +209,22 @@ def test_a_cell_left_unknown_that_shows_its_empty_twin_s_picture_reads_empty(nam
     reading = BoardReader().read(image)
     assert reading.board_found
     assert reading.cells == truth.cells
+
+
+def test_a_grid_off_the_cards_has_empty_twins_unlike():
+    """On a grid lying on the cards every empty card looks like its empty twin; a grid off the
+    cards (here a cell off) shows other cards in a cell and its twin, and the "twins" are
+    unlike: such a grid is not reported (``TWINS_ALIKE_MIN``). Too few pairs say nothing."""
+    grid = _printed_grid()
+    symbols = np.full((10, 10), ".", "<U1")
+    alike, pairs = empty_twins_alike(grid, symbols, 0)
+    assert pairs == 48 and alike >= 0.95
+    off = np.roll(grid, CELL_W, axis=1)
+    alike_off, _ = empty_twins_alike(off, symbols, 0)
+    assert alike_off < TWINS_ALIKE_MIN
+    # chips on all but a few pairs: too few to judge
+    few = np.full((10, 10), "B", "<U1")
+    twins = twin_cells(0).ravel()
+    for cell in np.flatnonzero(twins > np.arange(100))[: TWIN_PAIRS_MIN - 1]:
+        few.ravel()[[cell, twins[cell]]] = "."
+    assert empty_twins_alike(off, few, 0) == (None, TWIN_PAIRS_MIN - 1)
