@@ -119,3 +119,13 @@ def test_a_grid_bent_off_the_cards_is_not_reported(name, wrong_before):
     rather than a wrong one."""
     reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
     assert not reading.board_found
+
+
+def test_a_moved_grid_reading_a_chip_on_a_free_corner_is_refused():
+    """An arm across the board: the located grid's copy moved by a cell along both axes read
+    plausibly (0.47) with a chip on a free corner, where nobody plays, and one chip invented.
+    It is refused; the closer look finds the board's own grid and reads no cell wrong."""
+    reading = analyze_image(cv2.imread(str(DATA / "hands2_frame_0037.jpg")))
+    truth = json.loads((DATA / "hands2_frame_0037.json").read_text())
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []

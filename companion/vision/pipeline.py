@@ -515,6 +515,12 @@ class BoardReader:
                 self._trials.append((source, "edge unreadable"))
                 continue
             parts = self._last_parts
+            if _moved_copy(source) and parts.corner_chips:
+                # ... or reads a chip on a free corner, where nobody plays: that "corner" is an
+                # ordinary card (moved along both axes, an arm's edge taken for the board's
+                # read plausibly, 0.47, with a chip invented on an independently drawn frame)
+                self._trials.append((source, "moved, a chip on a free corner"))
+                continue
             if source.endswith("+moved") and parts.match < CLEAR_INK_MATCH and calibrated is None:
                 # a grid moved by the chips' common offset rests on the chips alone: the
                 # board's own ink must say it is right (a lens and a wrinkled board scattered
