@@ -119,6 +119,7 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
 
 
 def _odd(pixels: float) -> int:
+    """A structuring element's side: ``pixels`` rounded to an odd number, at least 3."""
     return max(3, int(round(pixels)) | 1)
 
 

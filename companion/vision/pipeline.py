@@ -786,8 +786,12 @@ class BoardReader:
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
         twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
-        # (cousins read empty by their shape alone do not stand in: see empty_like_cousins)
-        cousins = lambda g, s, o: empty_like_cousins(g, s, o, sure=conf > RED_PRINT_CONF)  # noqa: E731
+
+        def cousins(grid, symbols, orientation):
+            # (a cousin read empty by its shape alone stands in only with a second one alike:
+            # see empty_like_cousins; ``conf`` as the twins left it)
+            return empty_like_cousins(grid, symbols, orientation, sure=conf > RED_PRINT_CONF)
+
         for look in (twins, cousins):
             alike, likeness = look(grid, symbols, self.orientation)
             if alike.any():
