@@ -831,17 +831,50 @@ def _nearby_median(shares: np.ndarray) -> np.ndarray:
     few of the 25, the board's own colour most. (Mirrored past the block's edge, not
     repeated: a line of a grid a cell off, on the margin all along the block's edge, would be
     most of its own neighbours.)"""
-    around = cv2.copyMakeBorder(_levels(shares), 2, 2, 2, 2, cv2.BORDER_REFLECT_101)
-    return (cv2.medianBlur(around, 5)[2:-2, 2:-2] / 255.0).astype(np.float32)
+    h, w = shares.shape
+    return _window_medians(_levels(shares), _block_windows(h, w))
 
 
 def _median_along(lines: np.ndarray) -> np.ndarray:
     """Per boundary of each line of them (rows of shares 0-1: the board's four outer edges),
     the median of the 7 nearest along its line, the line mirrored at its ends: a card lying
     over the edge covers two or three."""
-    along = np.pad(_levels(lines), ((0, 0), (3, 3)), mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(along, 7, axis=1)
-    return (np.partition(windows, 3, axis=2)[..., 3] / 255.0).astype(np.float32)
+    k, n = lines.shape
+    windows = _line_windows(k, n)
+    return _window_medians(_levels(lines), windows).reshape(k, n)
+
+
+def _window_medians(levels: np.ndarray, windows: np.ndarray) -> np.ndarray:
+    """The median level (an odd count, as a share 0-1, float32) of each row of ``windows``
+    (flat indexes into ``levels``), shaped as ``levels``: one gather and one partial sort,
+    the same numbers as padding and a median filter (numpy's padding and sliding windows
+    cost several times more on these few values, more still with the caches cold)."""
+    values = levels.take(windows)
+    middle = nth_smallest(values, windows.shape[1] // 2, axis=1)
+    return (middle.reshape(levels.shape) / 255.0).astype(np.float32)
+
+
+def _mirrored(n: int, reach: int) -> np.ndarray:
+    """Per position 0 .. n-1, the positions within ``reach`` of it (n x 2*reach+1), mirrored
+    at the ends without repeating the end (``cv2.BORDER_REFLECT_101``, numpy's "reflect")."""
+    at = np.abs(np.arange(n)[:, None] + np.arange(-reach, reach + 1))
+    return np.where(at > n - 1, 2 * (n - 1) - at, at)
+
+
+@functools.lru_cache(maxsize=8)
+def _block_windows(h: int, w: int) -> np.ndarray:
+    """Per entry of an ``h`` x ``w`` block, the flat indexes of the 5x5 around it, the block
+    mirrored at its edges (:func:`_nearby_median`): h*w x 25."""
+    ys, xs = _mirrored(h, 2), _mirrored(w, 2)
+    return (ys[:, None, :, None] * w + xs[None, :, None, :]).reshape(h * w, 25)
+
+
+@functools.lru_cache(maxsize=8)
+def _line_windows(k: int, n: int) -> np.ndarray:
+    """Per entry of ``k`` lines of ``n``, the flat indexes of the 7 nearest along its line,
+    the line mirrored at its ends (:func:`_median_along`): k*n x 7."""
+    along = _mirrored(n, 3)
+    return (np.arange(k)[:, None, None] * n + along[None]).reshape(k * n, 7)
 
 
 def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
