@@ -27,6 +27,7 @@ from companion.vision.colour import (
     ColourProfile,
     cell_white_colours,
     class_mask,
+    class_masks,
     colour_code,
     dark_level,
     flatten_light,
@@ -396,7 +397,7 @@ def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
-COUNTED = (*CHIP_SYMBOLS, "skin", "dark", "glare")  # masks measured per cell as they are ...
+COUNTED = (*CHIP_SYMBOLS, "dark", "skin", "glare")  # masks measured per cell as they are ...
 ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
 CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
 
@@ -1087,20 +1088,20 @@ def measure(
     code = colour_code(hsv, profile, dark_max)
     # every mask counted per cell is written straight into one stack, counted at once
     planes = np.empty((len(COUNTED) + len(ERODED), *grid_bgr.shape[:2]), np.uint8)
-    counted = dict(zip(COUNTED, planes[: len(COUNTED)], strict=True))
-    masks = {name: class_mask(code, name, counted[name]) for name in COUNTED if name != "glare"}
-    masks["glare"] = blown_out(grid_bgr, counted["glare"])
+    masks = dict(zip(COUNTED, planes[: len(COUNTED)], strict=True))
+    class_masks(code, COUNTED[:-2], planes[: len(COUNTED) - 2])  # (skin and glare: below)
+    class_mask(code, "skin", masks["skin"])
+    blown_out(grid_bgr, masks["glare"])
     # every class eroded at once (the same masks as eroding each class's mask by ERODE)
     eroded = erode_bits_ellipse5(code)
-    for name, out in zip(ERODED, planes[len(COUNTED) :], strict=True):
-        if name in CHIP_SYMBOLS and noise >= NOISY:
+    eroded_chips = dict(zip(ERODED, planes[len(COUNTED) :], strict=True))
+    class_masks(eroded, ERODED, planes[len(COUNTED) :])
+    if noise >= NOISY:
+        for sym in CHIP_SYMBOLS:
             # a majority vote over 3x3 first: sensor noise in dim light pits a chip's disc
             # with pixels of other colour classes, and the erosion would widen every pit
-            cv2.erode(cv2.medianBlur(masks[name], 3), ERODE, dst=out)
-        else:
-            class_mask(eroded, name, out)
+            cv2.erode(cv2.medianBlur(masks[sym], 3), ERODE, dst=eroded_chips[sym])
     cells = _per_cell_planes(planes, shape)
-    eroded_chips = dict(zip(ERODED, planes[len(COUNTED) :], strict=True))
     plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
     blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
     chip = {sym: blob[sym] for sym in CHIP_SYMBOLS}

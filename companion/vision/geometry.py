@@ -32,10 +32,15 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     return np.concatenate((pts[start:], pts[:start]))  # rolled to start there
 
 
+_ROLLED_BACK = [[(i + k) % 4 for i in range(4)] for k in range(4)]  # np.roll(range(4), -k)
+
+
 def canonical_corners(screen_quad: np.ndarray, orientation: int) -> np.ndarray:
     """Screen quad (TL, TR, BR, BL) -> canonical corners (A1, J1, J10, A10)."""
     k = _quarter_turns(orientation)
-    return np.roll(np.asarray(screen_quad, dtype=np.float64).reshape(4, 2), -k, axis=0)
+    # (the rows rolled back by k, picked by index: np.roll costs several times more on
+    # every frame's reading)
+    return np.asarray(screen_quad, dtype=np.float64).reshape(4, 2)[_ROLLED_BACK[k]]
 
 
 def screen_quad(canonical: np.ndarray, orientation: int) -> np.ndarray:
