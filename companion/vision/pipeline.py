@@ -818,10 +818,9 @@ class BoardReader:
                 + CORNER_WEIGHT * corners_alike
             )
         canon_sym = to_canonical_grid(symbols, self.orientation)
-        canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
+        canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)  # (a copy)
         rows = np.ascontiguousarray(canon_sym).view("<U10").ravel().tolist()  # 10 strings
         rows = [_mark_corners(i, row) for i, row in enumerate(rows)]
-        canon_conf = canon_conf.copy()
         for r, c in CORNER_CELLS:
             canon_conf[r, c] = 1.0
         return BoardReading(
