@@ -36,10 +36,9 @@ def red_chips_on_black(
     unknown = np.asarray(symbols) == "?"
     if not unknown.any():
         return np.zeros_like(unknown)
-    return (
-        unknown
-        & held_only_by(why, RED_DOUBTS)
-        & black_suit_cells(orientation=orientation)
-        & (red >= RED_ON_BLACK_MIN)
-        & red_top
+    found = (
+        unknown & black_suit_cells(orientation=orientation) & (red >= RED_ON_BLACK_MIN) & red_top
     )
+    if not found.any():
+        return found  # (the causes are asked about only for such cells: most frames have none)
+    return found & held_only_by(why, RED_DOUBTS)
