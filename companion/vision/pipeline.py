@@ -769,13 +769,12 @@ class BoardReader:
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
             # (a chip pushed off its cell's centre first: its cell then counts as read)
+            # (each look's cells taken only when it found some: most frames' looks find none)
             off = off_centre_chips(symbols, why, feats.raw, feats.eroded_chips)
-            symbols = np.where(off != "", off, symbols)
-            conf = np.where(off != "", OFF_CENTRE_CONF, conf)
+            symbols, conf = _taken(symbols, conf, off != "", off, OFF_CENTRE_CONF)
             # (and a blue or green chip paled by a veil of glare that faded its lines)
             pale = veiled_chips(symbols, why, feats.raw, feats.pale_bg, feats.black)
-            symbols = np.where(pale != "", pale, symbols)
-            conf = np.where(pale != "", VEILED_CONF, conf)
+            symbols, conf = _taken(symbols, conf, pale != "", pale, VEILED_CONF)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 if back.any():
@@ -784,8 +783,7 @@ class BoardReader:
             red = red_chips_on_black(
                 symbols, why, feats.raw["R"], feats.red_strongest, self.orientation
             )
-            symbols = np.where(red, "R", symbols)
-            conf = np.where(red, RED_ON_BLACK_CONF, conf)
+            symbols, conf = _taken(symbols, conf, red, "R", RED_ON_BLACK_CONF)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
@@ -898,13 +896,10 @@ class BoardReader:
         unknown = symbols == "?"
         if unknown.any():
             doubts = unknown & held_only_by(why, SMALL_DOUBTS)
-            around = cv2.filter2D(
-                (unknown & ~doubts).astype(np.float32),
-                -1,
-                chips.AROUND,
-                borderType=cv2.BORDER_CONSTANT,
-            )
-            candidates |= doubts & (around == 0)
+            # (no other unknown cell among its 8 neighbours: a dilation of the others, which
+            # never marks a doubted cell itself, rather than a sum over its neighbours)
+            if doubts.any():
+                candidates |= doubts & ~chips._beside(unknown & ~doubts)
         if candidates.any() and width():
             aces = red_ace_cells(self.orientation)
             found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
@@ -930,6 +925,16 @@ class BoardReader:
         return symbols, conf
 
 
+def _taken(
+    symbols: np.ndarray, conf: np.ndarray, cells: np.ndarray, read, read_conf
+) -> tuple[np.ndarray, np.ndarray]:
+    """``symbols`` and ``conf`` with the ``cells`` (10x10 bool) read as ``read`` with
+    ``read_conf`` (each a value or a 10x10 array); as they are when no cell is marked."""
+    if not cells.any():
+        return symbols, conf
+    return np.where(cells, read, symbols), np.where(cells, read_conf, conf)
+
+
 def _looked(
     symbols: np.ndarray,
     conf: np.ndarray,
@@ -942,9 +947,7 @@ def _looked(
     """``symbols`` and ``conf`` after a look at the chips' shapes: its readings (``read``, 10x10
     symbols, ``""`` where it has none) with ``read_conf``, and its ``doubtful`` cells unknown,
     held by ``cause`` in ``why`` (with any other cells that cause held already)."""
-    said = read != ""
-    symbols = np.where(said, read, symbols)
-    conf = np.where(said, read_conf, conf)
+    symbols, conf = _taken(symbols, conf, read != "", read, read_conf)
     if doubtful is not None and doubtful.any():
         symbols = np.where(doubtful, "?", symbols)
         conf = np.where(doubtful, 0.0, conf)
