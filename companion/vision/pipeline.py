@@ -757,12 +757,14 @@ class BoardReader:
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
-        twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
-        for look in (twins, empty_like_cousins):
-            alike, likeness = look(grid, symbols, self.orientation)
-            if alike.any():
-                symbols = np.where(alike, ".", symbols)
-                conf = np.where(alike, likeness, conf)
+        # (both look at unknown cells only: on a frame with none, not even set up)
+        if (symbols == "?").any():
+            twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
+            for look in (twins, empty_like_cousins):
+                alike, likeness = look(grid, symbols, self.orientation)
+                if alike.any():
+                    symbols = np.where(alike, ".", symbols)
+                    conf = np.where(alike, likeness, conf)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
