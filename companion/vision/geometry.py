@@ -51,13 +51,29 @@ def screen_quad(canonical: np.ndarray, orientation: int) -> np.ndarray:
 
 def to_canonical_grid(screen_grid: np.ndarray, orientation: int) -> np.ndarray:
     """A 10x10 array read on screen (row 0 = top of the image) -> canonical rows and columns."""
-    return np.rot90(screen_grid, _quarter_turns(orientation))
+    return _rot90(screen_grid, _quarter_turns(orientation))
 
 
 def to_screen_grid(canonical_grid: np.ndarray, orientation: int) -> np.ndarray:
     """A 10x10 array in canonical rows and columns -> as it lies on screen (the inverse of
     :func:`to_canonical_grid`)."""
-    return np.rot90(canonical_grid, -_quarter_turns(orientation))
+    return _rot90(canonical_grid, -_quarter_turns(orientation))
+
+
+def _rot90(grid: np.ndarray, k: int) -> np.ndarray:
+    """``np.rot90(grid, k)`` of a 2-D array: the same view, by one transpose and slice (numpy's
+    generic version costs several times more, and a reading turns a few grids every frame)."""
+    grid = np.asarray(grid)
+    if grid.ndim != 2:
+        return np.rot90(grid, k)
+    k %= 4
+    if k == 0:
+        return grid[:]
+    if k == 1:
+        return grid.T[::-1]
+    if k == 2:
+        return grid[::-1, ::-1]
+    return grid.T[:, ::-1]
 
 
 def orientation_of(canonical: np.ndarray) -> int:
