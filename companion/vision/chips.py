@@ -398,7 +398,10 @@ GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
 COUNTED = (*CHIP_SYMBOLS, "dark", "skin", "glare")  # masks measured per cell as they are ...
-ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
+# ... and after the erosion (solid parts only); "tinted" is kept only on boards whose cells look
+# blank, clipped or pale-handed, but counted with the others (one more plane in the stack costs
+# less than a count of its own)
+ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg", "tinted")
 CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
 
 
@@ -1177,7 +1180,7 @@ def measure(
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
+        feats.tinted_blob = blob["tinted"]
         feats.tinted_disc = _per_cell(
             cv2.erode(class_mask(code, "tinted"), _chip_core(shape)), shape
         )
@@ -1186,7 +1189,7 @@ def measure(
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
+        feats.tinted_blob = blob["tinted"]
     if (
         (feats.edges_missing >= EDGES_GONE).any()
         or odd_border
@@ -1196,7 +1199,7 @@ def measure(
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(class_mask(eroded, "tinted"), shape)
+            feats.veil_tint = blob["tinted"]
     # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
     # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
     # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps
@@ -1711,6 +1714,9 @@ def _faded_tint_limit(feats: CellFeatures) -> np.ndarray | float:
     return np.where(blurred, BLURRED_TINT_MAX, PALE_BLOB_MAX)
 
 
+_SYMBOLS = np.array(CHIP_SYMBOLS)  # a chip colour's symbol by its index
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1744,7 +1750,7 @@ def classify(
     base = 0.0
     if reference is not None:
         base = np.choose(top, [reference[s] for s in CHIP_SYMBOLS])
-    best_sym = np.array(CHIP_SYMBOLS)[top]
+    best_sym = _SYMBOLS[top]
 
     symbols = np.full(best.shape, "?", dtype="<U1")
     conf = np.zeros(best.shape, np.float32)
@@ -1988,7 +1994,11 @@ def classify(
             ink_solidity = max(ink_solidity, min(SOLIDITY_MIN, float(upper[1]) + 0.05))
             # bold symbols keep more of their colour through the erosion than thin strokes:
             # as much as this board's own ink keeps is ink (never as much as a chip keeps)
-            ink_best = float(np.clip(1.2 * upper[2], CHIP_MIN, INK_ERODED_MAX))
+            # (np.clip of the float32 share between float32 bounds, as min and max: numpy's
+            # clip of a scalar costs ~10 us)
+            ink_best = float(
+                min(max(1.2 * upper[2], np.float32(CHIP_MIN)), np.float32(INK_ERODED_MAX))
+            )
     red = best_sym == "R"  # printed ink is red or black, never blue or green
     washed_tint = np.zeros_like(red)
     if feats.tinted_blob is not None:
