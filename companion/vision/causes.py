@@ -87,24 +87,33 @@ def cause_text(code: str) -> str:
 def cause_masks(why: dict) -> dict[str, np.ndarray]:
     """The cause masks of ``why`` (``chips.classify``'s, screen order) as 10x10 bool arrays;
     diagnostic entries (names starting with ``_``) are left out."""
-    return {
-        code: np.asarray(mask, bool)
-        for code, mask in why.items()
-        if not code.startswith("_") and np.ndim(mask) == 2
-    }
+    masks = {}
+    for code, mask in why.items():
+        if code.startswith("_"):
+            continue
+        # (the masks are bool arrays already: taken as they are, without numpy's generic
+        # np.ndim and np.asarray, which a reading pays for ~25 causes, six times over)
+        if not isinstance(mask, np.ndarray):
+            mask = np.asarray(mask)
+        if mask.ndim == 2:
+            masks[code] = mask.astype(bool, copy=False)
+    return masks
 
 
 def held_only_by(why: dict, codes) -> np.ndarray:
     """The cells (10x10 bool, screen order) that some of the causes ``codes`` hold and no other
     cause of ``why`` does."""
-    held = np.zeros((10, 10), bool)
-    other = np.zeros((10, 10), bool)
-    for code, mask in cause_masks(why).items():
-        if code in codes:
-            held |= mask
-        else:
-            other |= mask
-    return held & ~other
+    held = _union(list(cause_masks({code: why[code] for code in codes if code in why}).values()))
+    if not held.any():
+        return held  # (the other causes are looked at only where these hold some cell)
+    # (the other causes' masks or'ed by one reduction rather than one or per cause)
+    other = [mask for code, mask in cause_masks(why).items() if code not in codes]
+    return held & ~_union(other)
+
+
+def _union(masks: list[np.ndarray]) -> np.ndarray:
+    """The cells (10x10 bool) any of ``masks`` holds."""
+    return np.logical_or.reduce(masks) if masks else np.zeros((10, 10), bool)
 
 
 def unknown_reasons(

@@ -27,6 +27,7 @@ from companion.vision.colour import (
     ColourProfile,
     cell_white_colours,
     class_mask,
+    class_masks,
     colour_code,
     dark_level,
     flatten_light,
@@ -396,8 +397,11 @@ def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
-COUNTED = (*CHIP_SYMBOLS, "skin", "dark", "glare")  # masks measured per cell as they are ...
-ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg")  # ... and after the erosion (solid parts only)
+COUNTED = (*CHIP_SYMBOLS, "dark", "skin", "glare")  # masks measured per cell as they are ...
+# ... and after the erosion (solid parts only); "tinted" is kept only on boards whose cells look
+# blank, clipped or pale-handed, but counted with the others (one more plane in the stack costs
+# less than a count of its own)
+ERODED = (*CHIP_SYMBOLS, "dark", "pale_bg", "tinted")
 CHIP_BITS = sum(1 << CLASSES.index(sym) for sym in CHIP_SYMBOLS)  # of a colour code
 
 
@@ -831,17 +835,50 @@ def _nearby_median(shares: np.ndarray) -> np.ndarray:
     few of the 25, the board's own colour most. (Mirrored past the block's edge, not
     repeated: a line of a grid a cell off, on the margin all along the block's edge, would be
     most of its own neighbours.)"""
-    around = cv2.copyMakeBorder(_levels(shares), 2, 2, 2, 2, cv2.BORDER_REFLECT_101)
-    return (cv2.medianBlur(around, 5)[2:-2, 2:-2] / 255.0).astype(np.float32)
+    h, w = shares.shape
+    return _window_medians(_levels(shares), _block_windows(h, w))
 
 
 def _median_along(lines: np.ndarray) -> np.ndarray:
     """Per boundary of each line of them (rows of shares 0-1: the board's four outer edges),
     the median of the 7 nearest along its line, the line mirrored at its ends: a card lying
     over the edge covers two or three."""
-    along = np.pad(_levels(lines), ((0, 0), (3, 3)), mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(along, 7, axis=1)
-    return (np.partition(windows, 3, axis=2)[..., 3] / 255.0).astype(np.float32)
+    k, n = lines.shape
+    windows = _line_windows(k, n)
+    return _window_medians(_levels(lines), windows).reshape(k, n)
+
+
+def _window_medians(levels: np.ndarray, windows: np.ndarray) -> np.ndarray:
+    """The median level (an odd count, as a share 0-1, float32) of each row of ``windows``
+    (flat indexes into ``levels``), shaped as ``levels``: one gather and one partial sort,
+    the same numbers as padding and a median filter (numpy's padding and sliding windows
+    cost several times more on these few values, more still with the caches cold)."""
+    values = levels.take(windows)
+    middle = nth_smallest(values, windows.shape[1] // 2, axis=1)
+    return (middle.reshape(levels.shape) / 255.0).astype(np.float32)
+
+
+def _mirrored(n: int, reach: int) -> np.ndarray:
+    """Per position 0 .. n-1, the positions within ``reach`` of it (n x 2*reach+1), mirrored
+    at the ends without repeating the end (``cv2.BORDER_REFLECT_101``, numpy's "reflect")."""
+    at = np.abs(np.arange(n)[:, None] + np.arange(-reach, reach + 1))
+    return np.where(at > n - 1, 2 * (n - 1) - at, at)
+
+
+@functools.lru_cache(maxsize=8)
+def _block_windows(h: int, w: int) -> np.ndarray:
+    """Per entry of an ``h`` x ``w`` block, the flat indexes of the 5x5 around it, the block
+    mirrored at its edges (:func:`_nearby_median`): h*w x 25."""
+    ys, xs = _mirrored(h, 2), _mirrored(w, 2)
+    return (ys[:, None, :, None] * w + xs[None, :, None, :]).reshape(h * w, 25)
+
+
+@functools.lru_cache(maxsize=8)
+def _line_windows(k: int, n: int) -> np.ndarray:
+    """Per entry of ``k`` lines of ``n``, the flat indexes of the 7 nearest along its line,
+    the line mirrored at its ends (:func:`_median_along`): k*n x 7."""
+    along = _mirrored(n, 3)
+    return (np.arange(k)[:, None, None] * n + along[None]).reshape(k * n, 7)
 
 
 def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
@@ -1054,20 +1091,20 @@ def measure(
     code = colour_code(hsv, profile, dark_max)
     # every mask counted per cell is written straight into one stack, counted at once
     planes = np.empty((len(COUNTED) + len(ERODED), *grid_bgr.shape[:2]), np.uint8)
-    counted = dict(zip(COUNTED, planes[: len(COUNTED)], strict=True))
-    masks = {name: class_mask(code, name, counted[name]) for name in COUNTED if name != "glare"}
-    masks["glare"] = blown_out(grid_bgr, counted["glare"])
+    masks = dict(zip(COUNTED, planes[: len(COUNTED)], strict=True))
+    class_masks(code, COUNTED[:-2], planes[: len(COUNTED) - 2])  # (skin and glare: below)
+    class_mask(code, "skin", masks["skin"])
+    blown_out(grid_bgr, masks["glare"])
     # every class eroded at once (the same masks as eroding each class's mask by ERODE)
     eroded = erode_bits_ellipse5(code)
-    for name, out in zip(ERODED, planes[len(COUNTED) :], strict=True):
-        if name in CHIP_SYMBOLS and noise >= NOISY:
+    eroded_chips = dict(zip(ERODED, planes[len(COUNTED) :], strict=True))
+    class_masks(eroded, ERODED, planes[len(COUNTED) :])
+    if noise >= NOISY:
+        for sym in CHIP_SYMBOLS:
             # a majority vote over 3x3 first: sensor noise in dim light pits a chip's disc
             # with pixels of other colour classes, and the erosion would widen every pit
-            cv2.erode(cv2.medianBlur(masks[name], 3), ERODE, dst=out)
-        else:
-            class_mask(eroded, name, out)
+            cv2.erode(cv2.medianBlur(masks[sym], 3), ERODE, dst=eroded_chips[sym])
     cells = _per_cell_planes(planes, shape)
-    eroded_chips = dict(zip(ERODED, planes[len(COUNTED) :], strict=True))
     plain = dict(zip(COUNTED, cells[: len(COUNTED)], strict=True))
     blob = dict(zip(ERODED, cells[len(COUNTED) :], strict=True))
     chip = {sym: blob[sym] for sym in CHIP_SYMBOLS}
@@ -1143,7 +1180,7 @@ def measure(
     if (feats.content < BLANK_CONTENT)[~CORNERS].any():
         # only a board with cells that look blank pays for the look at faded printing
         feats.faint_print = faint_print(grey, shape)
-        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
+        feats.tinted_blob = blob["tinted"]
         feats.tinted_disc = _per_cell(
             cv2.erode(class_mask(code, "tinted"), _chip_core(shape)), shape
         )
@@ -1152,7 +1189,7 @@ def measure(
     ).any():
         # ... and a board with clipped cells, for the look at a washed-out chip's pale tint,
         # or with skin over a cell that shows none of its printing, for the look at a pale hand
-        feats.tinted_blob = _per_cell(class_mask(eroded, "tinted"), shape)
+        feats.tinted_blob = blob["tinted"]
     if (
         (feats.edges_missing >= EDGES_GONE).any()
         or odd_border
@@ -1162,7 +1199,7 @@ def measure(
         feats.black = cell_blacks(grey, shape)
         feats.veil_tint = feats.tinted_blob
         if feats.veil_tint is None:
-            feats.veil_tint = _per_cell(class_mask(eroded, "tinted"), shape)
+            feats.veil_tint = blob["tinted"]
     # a chip's disc survives an erosion by a chip's core, printed strokes do not: looked at
     # only on the cells in doubt. Under glare, a broad tint (a washed-out chip's, or printed
     # red turned pink); and a red chip partly pale (a highlight, glare, a salmon hue) keeps
@@ -1677,6 +1714,9 @@ def _faded_tint_limit(feats: CellFeatures) -> np.ndarray | float:
     return np.where(blurred, BLURRED_TINT_MAX, PALE_BLOB_MAX)
 
 
+_SYMBOLS = np.array(CHIP_SYMBOLS)  # a chip colour's symbol by its index
+
+
 def classify(
     feats: CellFeatures,
     reference: dict[str, np.ndarray] | None = None,
@@ -1710,7 +1750,7 @@ def classify(
     base = 0.0
     if reference is not None:
         base = np.choose(top, [reference[s] for s in CHIP_SYMBOLS])
-    best_sym = np.array(CHIP_SYMBOLS)[top]
+    best_sym = _SYMBOLS[top]
 
     symbols = np.full(best.shape, "?", dtype="<U1")
     conf = np.zeros(best.shape, np.float32)
@@ -1954,7 +1994,11 @@ def classify(
             ink_solidity = max(ink_solidity, min(SOLIDITY_MIN, float(upper[1]) + 0.05))
             # bold symbols keep more of their colour through the erosion than thin strokes:
             # as much as this board's own ink keeps is ink (never as much as a chip keeps)
-            ink_best = float(np.clip(1.2 * upper[2], CHIP_MIN, INK_ERODED_MAX))
+            # (np.clip of the float32 share between float32 bounds, as min and max: numpy's
+            # clip of a scalar costs ~10 us)
+            ink_best = float(
+                min(max(1.2 * upper[2], np.float32(CHIP_MIN)), np.float32(INK_ERODED_MAX))
+            )
     red = best_sym == "R"  # printed ink is red or black, never blue or green
     washed_tint = np.zeros_like(red)
     if feats.tinted_blob is not None:

@@ -32,10 +32,15 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     return np.concatenate((pts[start:], pts[:start]))  # rolled to start there
 
 
+_ROLLED_BACK = [[(i + k) % 4 for i in range(4)] for k in range(4)]  # np.roll(range(4), -k)
+
+
 def canonical_corners(screen_quad: np.ndarray, orientation: int) -> np.ndarray:
     """Screen quad (TL, TR, BR, BL) -> canonical corners (A1, J1, J10, A10)."""
     k = _quarter_turns(orientation)
-    return np.roll(np.asarray(screen_quad, dtype=np.float64).reshape(4, 2), -k, axis=0)
+    # (the rows rolled back by k, picked by index: np.roll costs several times more on
+    # every frame's reading)
+    return np.asarray(screen_quad, dtype=np.float64).reshape(4, 2)[_ROLLED_BACK[k]]
 
 
 def screen_quad(canonical: np.ndarray, orientation: int) -> np.ndarray:
@@ -46,13 +51,29 @@ def screen_quad(canonical: np.ndarray, orientation: int) -> np.ndarray:
 
 def to_canonical_grid(screen_grid: np.ndarray, orientation: int) -> np.ndarray:
     """A 10x10 array read on screen (row 0 = top of the image) -> canonical rows and columns."""
-    return np.rot90(screen_grid, _quarter_turns(orientation))
+    return _rot90(screen_grid, _quarter_turns(orientation))
 
 
 def to_screen_grid(canonical_grid: np.ndarray, orientation: int) -> np.ndarray:
     """A 10x10 array in canonical rows and columns -> as it lies on screen (the inverse of
     :func:`to_canonical_grid`)."""
-    return np.rot90(canonical_grid, -_quarter_turns(orientation))
+    return _rot90(canonical_grid, -_quarter_turns(orientation))
+
+
+def _rot90(grid: np.ndarray, k: int) -> np.ndarray:
+    """``np.rot90(grid, k)`` of a 2-D array: the same view, by one transpose and slice (numpy's
+    generic version costs several times more, and a reading turns a few grids every frame)."""
+    grid = np.asarray(grid)
+    if grid.ndim != 2:
+        return np.rot90(grid, k)
+    k %= 4
+    if k == 0:
+        return grid[:]
+    if k == 1:
+        return grid.T[::-1]
+    if k == 2:
+        return grid[::-1, ::-1]
+    return grid.T[:, ::-1]
 
 
 def orientation_of(canonical: np.ndarray) -> int:

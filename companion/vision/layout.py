@@ -78,11 +78,13 @@ def ink_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
     return tuple(rows)
 
 
+@functools.cache
 def face_cells(pattern: tuple[str, ...] = CLASSIC_FACES, orientation: int = 0) -> np.ndarray:
-    """10x10 bool: the picture cards (kings, queens) as they lie on screen when the layout is
-    turned ``orientation`` degrees clockwise (0, 90, 180, 270)."""
+    """10x10 bool (read-only): the picture cards (kings, queens) as they lie on screen when the
+    layout is turned ``orientation`` degrees clockwise (0, 90, 180, 270). (Kept per layout and
+    turn: a fixed camera's reading asks for the same cells every frame.)"""
     faces = np.array([[ch == "f" for ch in row] for row in pattern], dtype=bool)
-    return to_screen_grid(faces, orientation)
+    return _read_only(to_screen_grid(faces, orientation))
 
 
 def faces_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
@@ -98,11 +100,20 @@ def faces_from_layout(layout: list[list[str]]) -> tuple[str, ...]:
     )
 
 
+@functools.cache
 def black_suit_cells(pattern: tuple[str, ...] = CLASSIC_INK, orientation: int = 0) -> np.ndarray:
-    """10x10 bool: the cells printing a black suit (spades, clubs) as they lie on screen when
-    the layout is turned ``orientation`` degrees clockwise."""
+    """10x10 bool (read-only, kept like :func:`face_cells`): the cells printing a black suit
+    (spades, clubs) as they lie on screen when the layout is turned ``orientation`` degrees
+    clockwise."""
     black = np.array([[ch == "k" for ch in row] for row in pattern], dtype=bool)
-    return to_screen_grid(black, orientation)
+    return _read_only(to_screen_grid(black, orientation))
+
+
+def _read_only(cells: np.ndarray) -> np.ndarray:
+    """A copy of ``cells`` that cannot be written to (it is handed to every caller)."""
+    cells = cells.copy()
+    cells.setflags(write=False)
+    return cells
 
 
 @functools.cache

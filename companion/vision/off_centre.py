@@ -64,11 +64,16 @@ def off_centre_chips(
     it (``eroded``: each colour's eroded mask of the grid image) lies inside it; ``""``
     elsewhere."""
     out = np.full((10, 10), "", dtype="<U1")
-    doubted = (np.asarray(symbols) == "?") & held_only_by(why, OFF_CENTRE_DOUBT)
-    if not doubted.any():
-        return out
-    for colour, other in (("B", "G"), ("G", "B")):
-        shows = doubted & (raw[colour] >= OFF_CENTRE_COLOUR) & (raw[other] < OFF_CENTRE_OTHER)
-        if shows.any():
-            out[shows & disc_centres(eroded[colour])] = colour
+    unknown = np.asarray(symbols) == "?"
+    shows = {
+        colour: unknown & (raw[colour] >= OFF_CENTRE_COLOUR) & (raw[other] < OFF_CENTRE_OTHER)
+        for colour, other in (("B", "G"), ("G", "B"))
+    }
+    if not (shows["B"] | shows["G"]).any():
+        return out  # (the causes are asked about only for such cells: most frames have none)
+    doubted = held_only_by(why, OFF_CENTRE_DOUBT)
+    for colour, cells in shows.items():
+        cells = cells & doubted
+        if cells.any():
+            out[cells & disc_centres(eroded[colour])] = colour
     return out

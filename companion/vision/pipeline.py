@@ -785,31 +785,32 @@ class BoardReader:
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
-        twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
+        # (both look at unknown cells only: on a frame with none, not even set up)
+        if (symbols == "?").any():
+            twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
 
-        def cousins(grid, symbols, orientation):
-            # (a cousin read empty by its shape alone stands in only with a second one alike:
-            # see empty_like_cousins; ``conf`` as the twins left it)
-            return empty_like_cousins(grid, symbols, orientation, sure=conf > RED_PRINT_CONF)
+            def cousins(grid, symbols, orientation):
+                # (a cousin read empty by its shape alone stands in only with a second one
+                # alike: see empty_like_cousins; ``conf`` as the twins left it)
+                return empty_like_cousins(grid, symbols, orientation, sure=conf > RED_PRINT_CONF)
 
-        for look in (twins, cousins):
-            alike, likeness = look(grid, symbols, self.orientation)
-            if alike.any():
-                symbols = np.where(alike, ".", symbols)
-                conf = np.where(alike, likeness, conf)
+            for look in (twins, cousins):
+                alike, likeness = look(grid, symbols, self.orientation)
+                if alike.any():
+                    symbols = np.where(alike, ".", symbols)
+                    conf = np.where(alike, likeness, conf)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
             # (a chip pushed off its cell's centre first: its cell then counts as read)
+            # (each look's cells taken only when it found some: most frames' looks find none)
             off = off_centre_chips(symbols, why, feats.raw, feats.eroded_chips)
-            symbols = np.where(off != "", off, symbols)
-            conf = np.where(off != "", OFF_CENTRE_CONF, conf)
+            symbols, conf = _taken(symbols, conf, off != "", off, OFF_CENTRE_CONF)
             # (and a blue or green chip paled by a veil of glare that faded its lines)
             pale = veiled_chips(symbols, why, feats.raw, feats.pale_bg, feats.black)
-            symbols = np.where(pale != "", pale, symbols)
-            conf = np.where(pale != "", VEILED_CONF, conf)
+            symbols, conf = _taken(symbols, conf, pale != "", pale, VEILED_CONF)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 if back.any():
@@ -823,8 +824,7 @@ class BoardReader:
                 self.orientation,
                 ring_red=feats.ring_colour["R"] if feats.ring_colour else None,
             )
-            symbols = np.where(red, "R", symbols)
-            conf = np.where(red, RED_ON_BLACK_CONF, conf)
+            symbols, conf = _taken(symbols, conf, red, "R", RED_ON_BLACK_CONF)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
@@ -858,10 +858,9 @@ class BoardReader:
                 + CORNER_WEIGHT * corners_alike
             )
         canon_sym = to_canonical_grid(symbols, self.orientation)
-        canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)
+        canon_conf = to_canonical_grid(conf, self.orientation).astype(np.float32)  # (a copy)
         rows = np.ascontiguousarray(canon_sym).view("<U10").ravel().tolist()  # 10 strings
         rows = [_mark_corners(i, row) for i, row in enumerate(rows)]
-        canon_conf = canon_conf.copy()
         for r, c in CORNER_CELLS:
             canon_conf[r, c] = 1.0
         return BoardReading(
@@ -943,16 +942,13 @@ class BoardReader:
             lookable = unknown & held_only_by(why, SMALL_DOUBTS | {BESIDE_COVER})
             # (an echo alone is looked at as a cell read empty is: with some solid colour)
             doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
-            other = unknown & ~lookable & ~chips.CORNERS
-            echoes = why.get(BESIDE_COVER, False)
-            blocking = other | (lookable & echoes & chips._beside(other))
-            around = cv2.filter2D(
-                blocking.astype(np.float32),
-                -1,
-                chips.AROUND,
-                borderType=cv2.BORDER_CONSTANT,
-            )
-            candidates |= doubts & (around == 0)
+            if doubts.any():
+                other = unknown & ~lookable & ~chips.CORNERS
+                echoes = why.get(BESIDE_COVER, False)
+                blocking = other | (lookable & echoes & chips._beside(other))
+                # (no blocking cell among its 8 neighbours: a dilation of them, which marks a
+                # doubted cell itself only when it lies beside one, rather than a sum)
+                candidates |= doubts & ~chips._beside(blocking)
         if candidates.any() and width():
             aces = red_ace_cells(self.orientation)
             found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
@@ -978,6 +974,16 @@ class BoardReader:
         return symbols, conf
 
 
+def _taken(
+    symbols: np.ndarray, conf: np.ndarray, cells: np.ndarray, read, read_conf
+) -> tuple[np.ndarray, np.ndarray]:
+    """``symbols`` and ``conf`` with the ``cells`` (10x10 bool) read as ``read`` with
+    ``read_conf`` (each a value or a 10x10 array); as they are when no cell is marked."""
+    if not cells.any():
+        return symbols, conf
+    return np.where(cells, read, symbols), np.where(cells, read_conf, conf)
+
+
 def _looked(
     symbols: np.ndarray,
     conf: np.ndarray,
@@ -990,9 +996,7 @@ def _looked(
     """``symbols`` and ``conf`` after a look at the chips' shapes: its readings (``read``, 10x10
     symbols, ``""`` where it has none) with ``read_conf``, and its ``doubtful`` cells unknown,
     held by ``cause`` in ``why`` (with any other cells that cause held already)."""
-    said = read != ""
-    symbols = np.where(said, read, symbols)
-    conf = np.where(said, read_conf, conf)
+    symbols, conf = _taken(symbols, conf, read != "", read, read_conf)
     if doubtful is not None and doubtful.any():
         symbols = np.where(doubtful, "?", symbols)
         conf = np.where(doubtful, 0.0, conf)

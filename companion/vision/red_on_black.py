@@ -40,12 +40,13 @@ def red_chips_on_black(
     cell, the share of its border in red, over ``RED_BOARD_RING`` on most cells): a red board
     seen inside the cells of a grid a little off fills a quarter of a black card with red."""
     unknown = np.asarray(symbols) == "?"
-    if not unknown.any() or (ring_red is not None and np.median(ring_red) >= RED_BOARD_RING):
-        return np.zeros_like(unknown)
-    return (
-        unknown
-        & held_only_by(why, RED_DOUBTS)
-        & black_suit_cells(orientation=orientation)
-        & (red >= RED_ON_BLACK_MIN)
-        & red_top
+    if not unknown.any():
+        return unknown
+    found = (
+        unknown & black_suit_cells(orientation=orientation) & (red >= RED_ON_BLACK_MIN) & red_top
     )
+    if not found.any():
+        return found  # (the causes are asked about only for such cells: most frames have none)
+    if ring_red is not None and np.median(ring_red) >= RED_BOARD_RING:
+        return np.zeros_like(found)
+    return found & held_only_by(why, RED_DOUBTS)

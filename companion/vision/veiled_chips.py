@@ -51,12 +51,13 @@ def veiled_chips(
         return out
     doubted = (
         (np.asarray(symbols) == "?")
-        & held_only_by(why, VEILED_DOUBTS)
         & why["undecided"]
         & (black >= VEIL_BLACK)
         & (pale_disc >= VEILED_DISC)
         & (raw["R"] <= VEILED_RED)
     )
+    if doubted.any():  # (the causes are asked about only for such cells)
+        doubted &= held_only_by(why, VEILED_DOUBTS)
     for colour, other in (("B", "G"), ("G", "B")):
         shows = (raw[colour] >= VEILED_COLOUR) & (raw[other] < VEILED_OTHER)
         out[doubted & shows] = colour
