@@ -115,21 +115,32 @@ def test_pale_discs_read_as_chips_or_unknown():
     assert not made and not doubtful.any() and (found == "").all()
 
 
+BIG_W, BIG_H, BIG_CHIP = 45, 30, 12  # a bigger grid image than the others': smooth outlines
+
+
+def _big_grid_with_chips() -> tuple[CellShape, np.ndarray, float]:
+    """``(shape, mask, chip width)`` of a ``BIG_W`` x ``BIG_H`` cell grid's mask holding three
+    round chips of radius ``BIG_CHIP`` (the board's own, to measure its chip width by)."""
+    shape = CellShape(BIG_W, BIG_H)
+    mask = np.zeros((10 * BIG_H, 10 * BIG_W), np.uint8)
+    for r, c in ((7, 1), (8, 2), (6, 0)):
+        centre = (round((c + 0.5) * BIG_W), round((r + 0.5) * BIG_H))
+        cv2.circle(mask, centre, BIG_CHIP, 255, -1)
+    raw = (mask > 0).reshape(10, BIG_H, 10, BIG_W).mean(axis=(1, 3))
+    width = board_chip_width(mask, raw, shape)
+    assert width is not None
+    return shape, mask, width
+
+
 def test_a_chip_less_round_than_a_disc_is_still_a_chip():
     """Small in the frame a chip's outline is ragged (its highlight bites into the rim, its
     side wall and shadow add to it) and a tilt makes it an ellipse: as wide as a chip and
     about as round (here 1.3x its inner circle), it is a chip's disc, though not a round one;
     a heart as wide is not, nor a square blob a cell wide (a patterned card back)."""
-    from companion.vision.chip_shapes import ROUND_DISC, WIDE_DISC, board_chip_width, chip_disc
+    from companion.vision.chip_shapes import ROUND_DISC, WIDE_DISC, chip_disc
 
-    w, h, radius = 45, 30, 12  # a bigger grid image than the others': a smooth outline
-    shape = CellShape(w, h)
-    mask = np.zeros((10 * h, 10 * w), np.uint8)
-    for r, c in ((7, 1), (8, 2), (6, 0)):  # the board's round chips
-        cv2.circle(mask, (round((c + 0.5) * w), round((r + 0.5) * h)), radius, 255, -1)
-    raw = (mask > 0).reshape(10, h, 10, w).mean(axis=(1, 3))
-    width = board_chip_width(mask, raw, shape)
-    assert width is not None
+    w, h, radius = BIG_W, BIG_H, BIG_CHIP
+    shape, mask, width = _big_grid_with_chips()
     centre = (round(1.5 * w), round(1.5 * h))
     cv2.ellipse(mask, centre, (round(1.5 * (radius - 1)), radius - 1), 0, 0, 360, 255, -1)
     ink = np.zeros((10 * h, 10 * w, 3), np.uint8)
@@ -147,22 +158,10 @@ def test_a_chip_with_printing_touching_its_rim_is_still_a_chip():
     they join its blob, which is no longer round (here over 1.5x its inner circle). An opening
     a part of a chip wide cuts them off and leaves the chip's disc; a heart as wide as a chip's
     inner circle is none, nor the pips alone."""
-    from companion.vision.chip_shapes import (
-        WIDE_DISC,
-        blob_circle,
-        board_chip_width,
-        chip_disc,
-        roundness,
-    )
+    from companion.vision.chip_shapes import WIDE_DISC, blob_circle, chip_disc, roundness
 
-    w, h, radius = 45, 30, 12
-    shape = CellShape(w, h)
-    mask = np.zeros((10 * h, 10 * w), np.uint8)
-    for r, c in ((7, 1), (8, 2), (6, 0)):  # the board's round chips
-        cv2.circle(mask, (round((c + 0.5) * w), round((r + 0.5) * h)), radius, 255, -1)
-    raw = (mask > 0).reshape(10, h, 10, w).mean(axis=(1, 3))
-    width = board_chip_width(mask, raw, shape)
-    assert width is not None
+    w, h, radius = BIG_W, BIG_H, BIG_CHIP
+    shape, mask, width = _big_grid_with_chips()
     x, y = round(1.5 * w), round(1.5 * h)
     cv2.circle(mask, (x, y), radius, 255, -1)
     for dx in (-radius - 2, radius + 2):  # index strokes touching the rim, left and right
