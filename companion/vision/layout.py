@@ -121,9 +121,9 @@ def no_red_cells(orientation: int) -> np.ndarray:
     """10x10 bool (read-only): the classic layout's cards that print no red at all, a black
     suit's pip cards (no picture), as they lie on screen when the layout is turned
     ``orientation`` degrees clockwise."""
-    cells = black_suit_cells(orientation=orientation) & ~face_cells(orientation=orientation)
-    cells.setflags(write=False)
-    return cells
+    return _read_only(
+        black_suit_cells(orientation=orientation) & ~face_cells(orientation=orientation)
+    )
 
 
 @functools.cache
@@ -132,6 +132,4 @@ def red_ace_cells(orientation: int) -> np.ndarray:
     big red pip, which may be as wide and round as a chip), as they lie on screen when the
     layout is turned ``orientation`` degrees clockwise."""
     aces = np.array([[code in ("AH", "AD") for code in row] for row in CLASSIC_LAYOUT])
-    cells = to_screen_grid(aces, orientation)
-    cells.setflags(write=False)
-    return cells
+    return _read_only(to_screen_grid(aces, orientation))

@@ -790,8 +790,8 @@ class BoardReader:
             twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
 
             def cousins(grid, symbols, orientation):
-                # (a cousin read empty by its shape alone stands in only with a second one
-                # alike: see empty_like_cousins; ``conf`` as the twins left it)
+                # (a cousin read empty no surer than by its shape alone stands in only with a
+                # second one alike: see empty_like_cousins; ``conf`` as the twins left it)
                 return empty_like_cousins(grid, symbols, orientation, sure=conf > RED_PRINT_CONF)
 
             for look in (twins, cousins):
@@ -813,9 +813,7 @@ class BoardReader:
             symbols, conf = _taken(symbols, conf, pale != "", pale, VEILED_CONF)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
-                if back.any():
-                    symbols = np.where(back, why["_read"], symbols)
-                    conf = np.where(back, why["_read_conf"], conf)
+                symbols, conf = _taken(symbols, conf, back, why.get("_read"), why.get("_read_conf"))
             red = red_chips_on_black(
                 symbols,
                 why,
@@ -998,8 +996,7 @@ def _looked(
     held by ``cause`` in ``why`` (with any other cells that cause held already)."""
     symbols, conf = _taken(symbols, conf, read != "", read, read_conf)
     if doubtful is not None and doubtful.any():
-        symbols = np.where(doubtful, "?", symbols)
-        conf = np.where(doubtful, 0.0, conf)
+        symbols, conf = _taken(symbols, conf, doubtful, "?", 0.0)
         why[cause] = why[cause] | doubtful if cause in why else doubtful
     return symbols, conf
 

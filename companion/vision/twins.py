@@ -128,8 +128,9 @@ def empty_like_cousins(
     shows (the twin left out: :func:`empty_like_twins` looked at it): a 10x10 bool mask and
     each one's likeness (0 elsewhere).
 
-    With ``sure`` (10x10 bool), a card read empty elsewhere (by its shape alone) stands in only
-    with a second one alike: a red chip read as bold printing looks like the red chip on an
+    With ``sure`` (10x10 bool: the cells read empty confidently, the reader passes those above
+    a reading by shape alone), a card read empty but not surely stands in only with a second
+    one alike: a red chip read as bold printing by its shape looks like the red chip on an
     unknown cousin (0.82-0.84 on an independently drawn board, as much as its empty cousins
     looked alike), while a bold-suit board's hearts, read empty by their shape, are many."""
     flat = symbols.ravel()
