@@ -518,9 +518,10 @@ def draw_chip(img, cx, cy, r, color, light):
     """Plastic disc with bevel rim, shading, specular highlight and soft drop shadow (in-place)."""
     H, W = img.shape[:2]
     R = int(r * 1.6) + 3
-    X0, Y0 = int(cx) - R, int(cy) - R
-    X1, Y1 = X0 + 2 * R, Y0 + 2 * R
-    if X0 < 0 or Y0 < 0 or X1 > W or Y1 > H:
+    # (clipped to the picture: a chip by the edge of a board without a margin is still drawn)
+    X0, Y0 = max(0, int(cx) - R), max(0, int(cy) - R)
+    X1, Y1 = min(W, int(cx) + R), min(H, int(cy) + R)
+    if X0 >= X1 or Y0 >= Y1:
         return
     yy, xx = np.mgrid[Y0:Y1, X0:X1].astype(np.float32)
     lx, ly = light
