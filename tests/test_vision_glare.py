@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.render import RenderSpec, random_spec, render_frame
-from companion.vision import BoardReader, chips, glare, pipeline
+from companion.vision import BoardReader, chips, colour, glare, pipeline
 from companion.vision.pipeline import warp_grid
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -200,7 +200,9 @@ def test_a_red_chip_half_under_fingers_is_never_read_as_empty():
 
 def test_glare_on_a_board_lit_close_to_clipping_is_found_though_not_measured():
     # a bright lamp: the cards' white already clips, so glare cannot lift it any further and
-    # how much light it added cannot be measured; its lifted darkest level still shows it
+    # how much light it added cannot be measured; its lifted darkest level still shows it.
+    # (The darkest level alone measures it on cells not much clipped themselves: each card
+    # here is clipped over 0.63 of it, where a chip's colour may be clipped away too)
     bright = _board(white=(250, 252, 252))
     glared = _add(bright, _spot((120, 110), 30.0, 120.0))
     veil = glare.estimate_veil(glared)
@@ -208,6 +210,34 @@ def test_glare_on_a_board_lit_close_to_clipping_is_found_though_not_measured():
     assert not veil.added.any()  # nothing measured, so nothing taken off
     assert veil.unmeasured[4:6, 4:6].all() and not veil.unmeasured[0, :].any()
     assert glare.remove_veil(glared, veil) is glared
+
+
+def _veiled(img, share):
+    """A veil of glare as a camera shows it: every level lifted by ``share`` (H x W) of the
+    way up to white."""
+    s = share[..., None]
+    return np.clip(img.astype(np.float32) * (1 - s) + 255.0 * s, 0, 255).astype(np.uint8)
+
+
+def test_a_chip_paled_by_a_veil_gets_its_colour_back():
+    # under a veil the white rises by a few levels only, the ink and a chip by many: the
+    # share the white's lift says bounds the dark's lift, instead of the white's few levels
+    clean = _board()
+    cv2.circle(clean, (4 * CW + 12, 4 * CH + 12), 9, (60, 150, 40), -1)  # a green chip
+    share = _spot((4 * CW + 12, 4 * CH + 12), 40.0, 0.6)
+    seen = _veiled(clean, share)
+    chip = np.zeros(clean.shape[:2], bool)
+    cv2.circle(chip.view(np.uint8), (4 * CW + 12, 4 * CH + 12), 6, 1, -1)
+
+    def saturation(img):
+        whites = colour.local_whites(colour.cell_white_colours(img))
+        hsv = cv2.cvtColor(colour.flatten_light(img, whites), cv2.COLOR_BGR2HSV)
+        return float(np.median(hsv[..., 1][chip]))
+
+    assert saturation(seen) < 70  # paled below any chip colour's saturation
+    veil = glare.estimate_veil(seen)
+    assert veil is not None and veil.added[4, 4] > 50
+    assert saturation(glare.remove_veil(seen, veil)) > saturation(seen) + 25
 
 
 def test_one_cell_with_faint_printing_on_a_bright_board_is_not_glare():
@@ -283,3 +313,13 @@ def test_the_cards_beside_a_folded_boards_lit_hinge_are_read():
     reading = BoardReader().read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))  # as `companion render`
     assert reading.board_found and confidently_wrong(reading, truth.cells) == []
     assert reading.cells == truth.cells
+
+
+def test_a_bold_heart_doubted_beside_glare_is_not_read_back_as_a_chip():
+    # a bold printed heart under glare, doubted only as lying beside a cover: once no cover
+    # was left around it, it was read back as the red chip it first looked like (a chip
+    # invented, with full confidence); its red is no chip's disc, so it is not read back
+    values = json.loads((DATA / "bold_heart_beside_glare_spec.json").read_text())
+    image, truth = render_frame(RenderSpec.from_json(values))
+    assert truth.cells[3][8] == "."
+    assert BoardReader().read(image).cells[3][8] in (".", "?")

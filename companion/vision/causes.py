@@ -39,6 +39,7 @@ CAUSE_TEXT: dict[str, str] = {
     "washed_red": "a red chip's rim under a veil of glare",
     "pink_disc": "a red chip turned pink by glare",
     "washed_unmeasured": "a chip may be washed out by glare",
+    "washed_taken": "a chip's pale tint left where glare was taken off",
     "part_chip": "part of a chip shows (between fingers, or at a cover's edge)",
     "part_chip_bg": "part of a blue or green chip shows (between fingers)",
     "undecided": "neither clearly a chip nor clearly the card's printing",
@@ -63,7 +64,8 @@ CAUSE_KIND: dict[str, str] = {
         "hand",
     ),
     **dict.fromkeys(
-        ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured"), "glare"
+        ("glare", "washed_chip", "washed_red", "pink_disc", "washed_unmeasured", "washed_taken"),
+        "glare",
     ),
     "undecided": "unclear",
     "red_print": "unclear",

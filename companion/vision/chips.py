@@ -654,6 +654,11 @@ CLIP_ROOM_MAX = 0.05  # a cell clipped over GLARED_PRINT whose clipped part has 
 # washed out whole, and shows its printing (seen: every chip hidden in clipped white has room
 # >= 0.17 there, and no chip on a cell clipped over 0.3 of it has 0.01-0.07; an empty card's
 # glare spot leaves 0.00-0.02, or up to 0.05 between a cards art's scattered pips)
+WASHED_TAKEN = 40.0  # levels of glare taken off a cell that may leave a chip washed out ...
+WASHED_CORE = 0.1  # ... whose pale tint keeps this much through the erosion by a chip's core
+WASHED_BROAD = 0.2  # ... or spreads over this much of a cell printed over < WASHED_PRINT
+WASHED_PRINT = 0.08  # (cards with red pips washed pink: red and black ink >= 0.09)
+WASHED_ALL = 0.5  # ... but not over more than a chip's disc covers (a whole card tinted)
 GLARED_INK = 0.75  # of the white: under unmeasured glare, a darkest level below it is printing
 GLARED_FAINT = 0.02  # under glare, thin strokes over this much of a cell show its printing
 CHIP_REACH = 0.2  # of a cell: how far off its centre a player puts a chip's centre, at most
@@ -2257,6 +2262,24 @@ def classify(
             & (feats.veil_tint >= WASHED_TINT)
         )
         occluded = occluded | causes["washed_unmeasured"]
+    if covers and feats.glare_added is not None:
+        # glare taken off a chip it washed out near white gives back too little of its colour
+        # where the spot is narrower than a cell (the light is measured at the cell's darkest
+        # point, often its edge): the chip's pale tint stays, as broad as a chip's disc (no
+        # broader: a whole card tinted is the light's) or, where the cell shows little
+        # printing, spread over a chip's share of it (red pips washed pink spread a tint too).
+        # Seen on the independent renderer's frames with >= 40 levels taken off: of 1,474
+        # empty cells 2 showed such a tint, of the 10 chips read empty there 9
+        tint = feats.tinted_blob
+        not_all = np.ones_like(is_empty) if tint is None else tint <= WASHED_ALL
+        broad = np.zeros_like(is_empty)
+        if feats.tint_core is not None:
+            broad |= (feats.tint_core >= WASHED_CORE) & not_all
+        if tint is not None:
+            unprinted = feats.red_ink + feats.dark < WASHED_PRINT
+            broad |= (tint >= WASHED_BROAD) & not_all & unprinted
+        causes["washed_taken"] = (is_ink | is_empty) & (feats.glare_added >= WASHED_TAKEN) & broad
+        occluded = occluded | causes["washed_taken"]
     if covers:
         # red "ink" spread over more of its cell than this board's own printing and than bold
         # printing covers is part of a red chip: one whose glared half lost its colour where

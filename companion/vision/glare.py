@@ -13,7 +13,12 @@ darkest level of the per-pixel minimum over B, G, R says how much light lies on 
 Two signs must agree, so a cell whose printing is merely faint (a small red pip blurred) is not
 taken for glare: its darkest level is lifted over the board's typical dark level, *and* its
 brightest level over the light the board gets there (a plane fitted to the cells' whites, glare
-spots left out). Glare lifts both by the same amount; the smaller excess is what is taken off.
+spots left out). They need not agree in grey levels: a camera's tone curve squeezes the light
+it adds near white, so glare in a picture is a veil that lifts each level by the same share of
+its way up to white (the dark ink by far more levels than the white), or in a linear picture
+by the same levels. The share the white's lift says, applied to the board's dark level, bounds
+the dark's lift in either case; the smaller is what is taken off. A clipped white bounds
+nothing: the dark says it alone.
 
 Pure functions of small arrays (a straightened grid image of 10x10 cells).
 """
@@ -30,6 +35,11 @@ from companion.vision.colour import cell_white_colours
 from companion.vision.stats import nth_smallest
 
 VEIL_MIN = 24.0  # grey levels: a smaller lift anywhere on the board is left alone
+VEIL_LIGHT = 255.0  # the light a veil of glare blends in: as bright as the camera records
+WHITE_LIFT_MIN = 8.0  # grey levels above the fitted light a cell's white lies for some glare
+WHITE_LIFT_SPREAD = 3.0  # ... and at least this many times the whites' spread about that light
+NEAR_CLIPPED_MAX = 0.3  # of a cell clipped on a board lit close to clipping: glare left on
+CELL_CLIPPED = 245  # every channel at least this bright: clipped (``chips.BLOWN_OUT``)
 DARK_RANK = 25  # of 100 cells' darkest levels (ascending), the board's own dark level
 PLANE_ROUNDS = 4  # refits of the light plane with cells lifted above it left out
 PLANE_SLACK = 8.0  # grey levels above the fitted light a cell's white may lie without glare
@@ -154,10 +164,27 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
     if float(lift_dark.max()) < VEIL_MIN:
         return None  # the common case: one cheap look, nothing to do
     light = light_plane(white)
-    # a clipped white hides how much light was added, but only shows glare where the board's
-    # white lies clearly below clipping (an over-exposed board clips without any)
-    lift_white = np.where((white >= CLIPPED) & (light < CLIPPED - VEIL_MIN), np.inf, white - light)
-    added = np.clip(np.minimum(lift_dark, lift_white), 0.0, None).astype(np.float32)
+    # Glare seen by a camera is a veil: it lifts every level by the same share of the way up
+    # to VEIL_LIGHT (the dark ink by far more grey levels than a white near clipping, as a
+    # camera's tone curve squeezes the light it adds) or, in a linear picture, by the same
+    # levels. The share the white's lift says, applied to the board's dark level, bounds the
+    # dark's lift in either case; a clipped white bounds nothing (the dark says it alone)
+    lift_white = white - light
+    least = white_lift_least(lift_white, lift_dark, white)
+    share_white = np.where(
+        lift_white >= least, lift_white / np.maximum(VEIL_LIGHT - light, 1.0), 0.0
+    )
+    # a clipped white says nothing of the light added: the dark says it alone, but on a board
+    # lit close to clipping only where the cell is not much clipped itself (there a chip's
+    # colour may be clipped away too, and taking the light off would leave its shaded rim,
+    # read as printing: such a cell is left to the signs of glare not taken off)
+    clipped = white >= CLIPPED
+    near = clipped & (light >= CLIPPED - VEIL_MIN)
+    if near.any():
+        near &= _clipped_shares(grid_bgr) >= NEAR_CLIPPED_MAX
+    share_white = np.where(clipped & ~near, np.inf, np.where(near, 0.0, share_white))
+    bound = share_white * (VEIL_LIGHT - own_dark)
+    added = np.clip(np.minimum(lift_dark, bound), 0.0, None).astype(np.float32)
     # glare is a broad, smooth spot: no cell lies far above all of its neighbours (one that
     # does shows faint printing, not more light) ...
     around = cv2.dilate(added, AROUND, borderType=cv2.BORDER_CONSTANT, borderValue=0)
@@ -177,6 +204,31 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
     if not spots.any() and not unmeasured.any():
         return None
     return Veil(added=added, light=light, white=board_white(grid_bgr), unmeasured=unmeasured)
+
+
+def _clipped_shares(grid_bgr: np.ndarray) -> np.ndarray:
+    """Per cell (10x10 float32), the share of its pixels clipped in every channel."""
+    b, g, r = cv2.split(grid_bgr)
+    least = cv2.min(cv2.min(b, g), r)
+    clipped = (least >= CELL_CLIPPED).astype(np.float32)
+    h, w = clipped.shape
+    ch, cw = h // 10, w // 10
+    return clipped[: ch * 10, : cw * 10].reshape(10, ch, 10, cw).mean(axis=(1, 3))
+
+
+def white_lift_least(lift_white: np.ndarray, lift_dark: np.ndarray, white: np.ndarray) -> float:
+    """Grey levels a cell's white must lie above the fitted light to say glare lies there:
+    ``WHITE_LIFT_MIN``, or ``WHITE_LIFT_SPREAD`` times the spread of the whites about the fit on
+    the calm cells (darkest level not lifted, white not clipped), whichever is more. A white
+    lifted less says nothing: a quadratic light fitted to a board under a steep gradient and
+    warm light leaves cells 10-15 levels above it, and those levels, taken as a share of the
+    little way left up to white, would say much."""
+    calm = (lift_dark < VEIL_MIN) & (white < CLIPPED)
+    if calm.sum() < FIT_CELLS:
+        return WHITE_LIFT_MIN
+    values = lift_white[calm]
+    spread = 1.4826 * float(np.median(np.abs(values - np.median(values))))
+    return max(WHITE_LIFT_MIN, WHITE_LIFT_SPREAD * spread)
 
 
 FOLD_LINES = (4, 5)  # the rows (columns) of cells along a board's middle fold
@@ -210,9 +262,11 @@ def unmeasured_glare(lift_dark: np.ndarray, white: np.ndarray, light: np.ndarray
     """Cells (10x10 bool) where glare lifted the darkest level by ``VEIL_MIN`` or more over the
     board's own, but the board's white is lit so close to clipping there (a bright lamp, an
     over-exposed camera) that the white cannot rise by as much: the cell's white is clipped and
-    the added light cannot be measured. Glare is a spot: such a cell has ``SPOT_NEIGHBOURS``
-    of its 8 neighbours lifted by half as much (faint printing lifts a lone cell); those
-    neighbours, clipped too, lie on the spot's shoulder and count with it."""
+    says nothing of the added light (the darkest level alone measures it on a cell not much
+    clipped itself, in a spot taken off; the caller keeps the others). Glare is a spot: such a
+    cell has ``SPOT_NEIGHBOURS`` of its 8 neighbours lifted by half as much (faint printing
+    lifts a lone cell); those neighbours, clipped too, lie on the spot's shoulder and count
+    with it."""
     near_clipping = (white >= CLIPPED) & (light >= CLIPPED - VEIL_MIN)
     lifted = (lift_dark >= VEIL_MIN) & near_clipping
     if not lifted.any():

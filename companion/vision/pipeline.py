@@ -894,7 +894,15 @@ class BoardReader:
         # out to be printing by its shape)
         unknown = symbols == "?"
         undecided = unknown & held_only_by(why, ("undecided",)) if unknown.any() else unknown
-        if ((symbols == "R") | undecided).any():
+        # (and a cell read red before a doubt that may be lifted later, beside a cover that
+        # turns out to be none: it is read back as it was read only if its red is a disc)
+        before = why.get("_read")
+        liftable = unknown & ~undecided
+        if before is not None and liftable.any():
+            liftable &= np.asarray(before) == "R"
+        else:
+            liftable = np.zeros_like(unknown)
+        if ((symbols == "R") | undecided | liftable).any():
             red_cards = ~black_suit_cells(orientation=self.orientation)
             # (glare taken off a cell may have bitten into a chip's disc, and skin-coloured
             # pixels are a hand's bite, a loose card's edge or the orange part of a chip's red:
@@ -902,10 +910,16 @@ class BoardReader:
             bitten = feats.skin >= PRINT_SKIN_MAX
             if feats.glared is not None:
                 bitten |= feats.glared
+            looked = np.where(liftable, "R", symbols) if liftable.any() else symbols
             printed, doubtful = red_print(
-                symbols, masks["R"], width(), red_cards, shape, bitten, memo, feats.raw["R"],
+                looked, masks["R"], width(), red_cards, shape, bitten, memo, feats.raw["R"],
                 undecided,
             )  # fmt: skip
+            no_disc = liftable & (printed | doubtful)
+            if no_disc.any():
+                why["_read"] = np.where(no_disc, "?", before)
+            printed &= ~liftable
+            doubtful &= ~liftable
             read = np.where(printed, ".", "")
             symbols, conf = _looked(symbols, conf, why, read, RED_PRINT_CONF, doubtful, "red_print")
         # red read as printing that is a chip's disc: a chip dark, brownish or holed by its

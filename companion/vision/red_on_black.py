@@ -17,7 +17,7 @@ from companion.vision.causes import held_only_by
 from companion.vision.layout import black_suit_cells
 
 # the doubts between red ink and a red chip (``chips.classify`` causes)
-RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red"})
+RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red", "washed_taken"})
 RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
 RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
 # a board whose cells' borders are mostly this much red shows its own red around the cards
