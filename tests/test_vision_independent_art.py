@@ -162,3 +162,14 @@ def test_a_chip_still_pale_where_glare_was_taken_off_is_unknown():
     assert truth["cells"][4][4] == "R"
     assert reading.cells[4][4] in ("?", "R")
     assert _wrong(reading, truth) == []
+
+
+def test_dark_maroon_chips_narrower_in_their_red_class_read_as_chips():
+    """Two dark maroon chips whose shaded part falls out of the red class: their red blobs'
+    inner circles measured 0.79 and 0.83 of the board's chip width (1.28 and 1.44x their
+    circle), below the 0.85 that a disc as wide as a chip needed, and read as printing. No
+    printing measures over 0.76 of the width: the band now starts at 0.78."""
+    reading, truth = _read("jax5_frame_0056")
+    assert truth["cells"][2][9] == truth["cells"][4][8] == "R"
+    assert reading.cells[2][9] == reading.cells[4][8] == "R"
+    assert _wrong(reading, truth) == []
