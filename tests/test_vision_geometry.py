@@ -18,7 +18,15 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
-from companion.vision.grid import _scores, _triangle, axis_options, doubled, fit_axis, framed_fit
+from companion.vision.grid import (
+    _scores,
+    _triangle,
+    axis_options,
+    doubled,
+    fit_axis,
+    framed_fit,
+    rescored,
+)
 from companion.vision.layout import (
     CLASSIC_FACES,
     CLASSIC_INK,
@@ -425,3 +433,19 @@ def test_a_board_photographed_from_a_seat_under_a_steep_tilt_is_read(name):
     from test_vision_support import read_found_right
 
     read_found_right(name, most_unknown=2)
+
+
+def test_strong_outer_edges_win_unless_their_peaks_are_cut_and_the_cut_fit_is_rescored():
+    # a folding board's outer edges far stronger than its cards' faint gaps, 9.4 cells apart:
+    # the plain fit puts two of its lines on them; cut to 4x the median, the gaps win
+    prof = _line_profile(333, 52.0, 23.0, extra=[(38, 40.0), (300, 40.0)])
+    prof[[52, 282]] += 0.8  # the printed frame just inside them
+    plain = fit_axis(prof, min_span=0.385, max_span=0.98)
+    assert plain.pitch != pytest.approx(23.0, abs=1)
+    cut = axis_options(np.minimum(prof, 4.0 * np.median(prof)), 0.385, 0.98, 1)[0]
+    assert cut.start == pytest.approx(52.0, abs=1.5) and cut.pitch == pytest.approx(23.0, abs=0.3)
+    # scored on the profile as it is, the cut fit keeps the same lines and a score on the
+    # plain fits' scale (so it does not crowd them out)
+    again = rescored(prof, cut, 0.385)
+    assert (again.start, again.pitch) == (cut.start, cut.pitch)
+    assert again.score < plain.score

@@ -115,10 +115,16 @@ def test_a_grid_bent_off_the_cards_is_not_reported(name, wrong_before):
     """The fitted grid lay on the cards in one part of the board and off them in another (the
     cloth's checks or the margin fooled the fit), and the reading had `wrong_before` cells
     wrong with plausible ink. Its empty cards do not look like their empty twins (median
-    likeness 0.16-0.18; 0.34 and more on every grid that read right): no board is reported
-    rather than a wrong one."""
+    likeness 0.16-0.18; 0.34 and more on every grid that read right): that grid is refused,
+    and no board is reported rather than a wrong one, unless the closer look finds the
+    board's own grid (the jax-like board, since its profiles' strongest peaks are cut too)."""
     reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
-    assert not reading.board_found
+    if reading.board_found:
+        truth = json.loads((DATA / f"{name}.json").read_text())
+        assert reading.orientation == truth["orientation"]
+        assert _wrong(reading, truth) == []
+    else:
+        assert name != "jax3_frame_0018"  # found and read right on the closer look
 
 
 def test_a_moved_grid_reading_a_chip_on_a_free_corner_is_refused():
@@ -173,3 +179,12 @@ def test_dark_maroon_chips_narrower_in_their_red_class_read_as_chips():
     assert truth["cells"][2][9] == truth["cells"][4][8] == "R"
     assert reading.cells[2][9] == reading.cells[4][8] == "R"
     assert _wrong(reading, truth) == []
+
+
+def test_a_board_whose_outer_edges_outshine_its_faint_gaps_is_found():
+    """A jax-like board crowded with chips, its cards' gaps faint: inside the board's outline
+    its strong outer edges won both axes' fits (the rows at 0.64 of the pitch), the refined
+    grid fit no homography and no board was reported. The closer look also fits each axis
+    with the profile's peaks cut to four times its median, and reads the board exactly."""
+    reading, truth = _read("jax5_frame_0108")
+    assert reading.cells == truth["cells"]

@@ -142,6 +142,16 @@ def _best_pair(prof, pooled, pitches, starts) -> AxisFit:
 COARSE_KEEP = 6
 
 
+def rescored(profile: np.ndarray, fit: AxisFit, min_span: float) -> AxisFit:
+    """``fit`` scored on ``profile`` (as :func:`fit_axis` scores its pairs; ``min_span`` as
+    given there): how well another profile's fit explains this one."""
+    prof = _normalised(profile)
+    half = max(2, int(round(0.06 * _pitch_range(len(prof), min_span, 1.0)[0])))
+    pooled = np.convolve(prof, _triangle(half), mode="same")
+    best = _best_pair(prof, pooled, np.array([fit.pitch]), np.array([fit.start]))
+    return AxisFit(fit.start, fit.pitch, best.score)
+
+
 def axis_options(
     profile: np.ndarray, min_span: float, max_span: float, count: int = 2
 ) -> list[AxisFit]:

@@ -35,6 +35,7 @@ from companion.vision.grid import (
     framed_fit,
     gradient_integral,
     gradient_profiles,
+    rescored,
     row_profile,
     settle_shift,
 )
@@ -65,6 +66,7 @@ TILTED_CELL_ASPECT = 3.2  # ... or this, seen under a strong tilt:
 TILT_CONVERGENCE = 1.08  # ... the grid's near edge this much longer than its far edge
 RELATIVE_LINES_MIN = 0.8  # ... and at least this share of the best located grid's
 DEEP_OPTIONS = 6  # best grids per candidate on the second look, plus the framed one
+EDGE_CAP = 4.0  # ... and one fitted with the profiles' peaks cut to this times their median
 # (see grid_options_in_quad)
 DEEP_LIMIT = 6  # located grids handed to the reader on the second look
 OPEN_DISC = 0.06  # opened outlines: the disc that cuts arms off, as a share of the frame
@@ -456,6 +458,18 @@ def grid_options_in_quad(
     )[:count]
     if framed[0] is not None and framed[1] is not None and tuple(framed) not in combos:
         combos.append((framed[0], framed[1]))
+    # the board's outer edges can outshine faint gaps between its cards (a folding board
+    # with no printed lines, crowded with chips): a fit to each profile with its strongest
+    # peaks cut down to a few times its median is tried too
+    # (each scored on the profile as it is: the cut profile's own scores are on another
+    # scale, and would crowd the other grids out)
+    capped = [
+        axis_options(np.minimum(prof, EDGE_CAP * np.median(prof)), lo, 0.98, 1) for prof in (px, py)
+    ]
+    if capped[0] and capped[1]:
+        fits = (rescored(px, capped[0][0], lo), rescored(py, capped[1][0], lo))
+        if fits not in combos:
+            combos.append(fits)
     out = []
     integral = gradient_integral(warped) if SETTLE else None
     for fx, fy in combos:
