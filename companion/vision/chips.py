@@ -34,7 +34,14 @@ from companion.vision.colour import (
     light_gains,
     local_whites,
 )
-from companion.vision.glare import CHANNEL_CLIPPED, Veil, chip_room, estimate_veil, remove_veil
+from companion.vision.glare import (
+    BLOWN_OUT,
+    CHANNEL_CLIPPED,
+    Veil,
+    chip_room,
+    estimate_veil,
+    remove_veil,
+)
 from companion.vision.packed import erode_bits_ellipse5
 from companion.vision.stats import (
     median,
@@ -420,9 +427,6 @@ def ring_colour_counts(ring_bits: np.ndarray, chip_ring: np.ndarray) -> np.ndarr
         counts.append(summed.ravel() >> bit)
     counts.append(row_counts(chip_ring))
     return np.stack(counts, axis=1)
-
-
-BLOWN_OUT = 245  # every channel at least this bright: the camera clipped the pixel
 
 
 def blown_out(

@@ -39,7 +39,7 @@ VEIL_LIGHT = 255.0  # the light a veil of glare blends in: as bright as the came
 WHITE_LIFT_MIN = 8.0  # grey levels above the fitted light a cell's white lies for some glare
 WHITE_LIFT_SPREAD = 3.0  # ... and at least this many times the whites' spread about that light
 NEAR_CLIPPED_MAX = 0.3  # of a cell clipped on a board lit close to clipping: glare left on
-CELL_CLIPPED = 245  # every channel at least this bright: clipped (``chips.BLOWN_OUT``)
+BLOWN_OUT = 245  # every channel at least this bright: the camera clipped the pixel
 DARK_RANK = 25  # of 100 cells' darkest levels (ascending), the board's own dark level
 PLANE_ROUNDS = 4  # refits of the light plane with cells lifted above it left out
 PLANE_SLACK = 8.0  # grey levels above the fitted light a cell's white may lie without glare
@@ -55,8 +55,8 @@ CLIPPED = 250.0  # a cell white this bright may be clipped: it says nothing of t
 
 
 def _per_cell(img: np.ndarray, reduce, ny: int = 10, nx: int = 10) -> np.ndarray:
-    """``reduce`` (``np.min`` or ``np.max``) of a one-channel image over each cell: rows of
-    pixels first (contiguous, cheap for numpy), then columns."""
+    """``reduce`` (``np.min``, ``np.max`` or ``np.sum``) of a one-channel image over each
+    cell: rows of pixels first (contiguous, cheap for numpy), then columns."""
     h, w = img.shape[:2]
     ch, cw = h // ny, w // nx
     rows = reduce(img[: ch * ny, : cw * nx].reshape(ny, ch, cw * nx), axis=1)
@@ -209,11 +209,9 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
 def _clipped_shares(grid_bgr: np.ndarray) -> np.ndarray:
     """Per cell (10x10 float32), the share of its pixels clipped in every channel."""
     b, g, r = cv2.split(grid_bgr)
-    least = cv2.min(cv2.min(b, g), r)
-    clipped = (least >= CELL_CLIPPED).astype(np.float32)
+    clipped = cv2.compare(cv2.min(cv2.min(b, g), r), BLOWN_OUT, cv2.CMP_GE) // 255
     h, w = clipped.shape
-    ch, cw = h // 10, w // 10
-    return clipped[: ch * 10, : cw * 10].reshape(10, ch, 10, cw).mean(axis=(1, 3))
+    return _per_cell(clipped, np.sum) / float((h // 10) * (w // 10))  # (counted exactly)
 
 
 def white_lift_least(lift_white: np.ndarray, lift_dark: np.ndarray, white: np.ndarray) -> float:

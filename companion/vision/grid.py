@@ -104,12 +104,17 @@ def _coarse_scores(prof: np.ndarray, pitch_range: tuple[float, float], pitch_ste
     """``(pooled, coarse pitches, scores)``: the profile blurred so that a gap between cards
     (two edges) peaks in its middle, and the scores of a coarse lattice of (pitch, start)
     pairs, starts 2 px apart (``scores`` is None when no grid fits the profile)."""
-    # a triangle blur about a tenth of a cell wide puts the peak on the gap's middle
-    half = max(2, int(round(0.06 * pitch_range[0])))
-    pooled = np.convolve(prof, _triangle(half), mode="same")
+    pooled = _pooled(prof, pitch_range)
     coarse_p = np.arange(pitch_range[0], pitch_range[1] + 1e-9, pitch_step)
     wide = np.convolve(pooled, _triangle(2), mode="same")  # forgives the coarse lattice's steps
     return pooled, coarse_p, _scores(prof, wide, coarse_p, np.arange(0.0, len(prof), 2.0))
+
+
+def _pooled(prof: np.ndarray, pitch_range: tuple[float, float]) -> np.ndarray:
+    """The normalised profile blurred so that a gap between cards (two edges) peaks in its
+    middle: a triangle about a tenth of the least pitch wide."""
+    half = max(2, int(round(0.06 * pitch_range[0])))
+    return np.convolve(prof, _triangle(half), mode="same")
 
 
 def _coarse_pair(shape: tuple[int, int], idx: int, coarse_p: np.ndarray) -> tuple[float, float]:
@@ -146,8 +151,7 @@ def rescored(profile: np.ndarray, fit: AxisFit, min_span: float) -> AxisFit:
     """``fit`` scored on ``profile`` (as :func:`fit_axis` scores its pairs; ``min_span`` as
     given there): how well another profile's fit explains this one."""
     prof = _normalised(profile)
-    half = max(2, int(round(0.06 * _pitch_range(len(prof), min_span, 1.0)[0])))
-    pooled = np.convolve(prof, _triangle(half), mode="same")
+    pooled = _pooled(prof, _pitch_range(len(prof), min_span, 1.0))
     best = _best_pair(prof, pooled, np.array([fit.pitch]), np.array([fit.start]))
     return AxisFit(fit.start, fit.pitch, best.score)
 
