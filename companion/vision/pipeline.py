@@ -118,6 +118,13 @@ BESIDE_CHIP_INK = 0.01  # ... at those showing printing over this share of the c
 INK_MATCH_MIN = 0.4  # a board read from scratch must match the layout's ink at least this well
 CORNER_CELLS = ((0, 0), (0, 9), (9, 0), (9, 9))
 CORNER_CHIP_RANK = 0.2  # a grid reading a chip on a free corner ranks this much lower
+# ... and one leaving a whole edge line unreadable this much lower: it has taken in a strip of
+# margin (a paper board's title) a cell off, and a grid moved by a cell that reads every edge
+# line wins at a clearly better ink match (a grid one cell off on a paper board on gingham
+# read 0.60, its edge row the title strip, its corners by chance more alike than the right
+# grid's three different emblems; the right grid 0.45 after the moved copy's handicap, 0.70
+# ink match against 0.42, 51 cells wrong)
+EDGE_UNKNOWN_RANK = 0.25
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
 EMBLEM_LIKENESS = 0.3  # ... unless its four corners look at least this alike (corner_likeness)
 
@@ -1046,8 +1053,12 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
 
 def _ranked(plausibility: float, parts: Judgement) -> float:
     """A trial's plausibility as trials are compared: less ``CORNER_CHIP_RANK`` per free
-    corner read as a chip."""
-    return plausibility - CORNER_CHIP_RANK * parts.corner_chips
+    corner read as a chip, and ``EDGE_UNKNOWN_RANK`` with a whole edge line unreadable."""
+    return (
+        plausibility
+        - CORNER_CHIP_RANK * parts.corner_chips
+        - EDGE_UNKNOWN_RANK * parts.edge_unknown
+    )
 
 
 def _surer(vote: OrientationVote, than: OrientationVote) -> bool:
