@@ -89,6 +89,16 @@ REPITCH_PITCHES = (10 / 9, 10 / 11)  # ... so it is stretched to span 10 of them
 REPITCH_MIN = 0.85  # ... and a stretched grid explaining this share of its lines ...
 REPITCH_GAIN = 0.2  # ... and this much more than the grid itself replaces it
 REPITCH_FIRST = 0.9  # ... refined fully if one refining round reaches this share of that
+# the closer look's last resort: an outline that is the grid itself (cards printed edge to edge
+# on a sheet laid on felt: the sheet's edge is the grid's outer boundary), its inner lines too
+# faint to fit (a small frame; 1-px gaps of felt between white cards). The first few such
+# outlines (each source's in turn, none along the frame's edges) are handed on as grids after
+# the fitted ones, refined where their lines stay on them, else as found; each is reported
+# only if it reads clearly plausibly (``lines`` below ``pipeline.WEAK_LINES``)
+SHEETS = 4
+SHEET_SOURCES = ("outline", "colour-outline")
+SHEET_MOVE_MAX = 0.25  # of a cell: a refined sheet moved further is the sheet's own edge lost
+SHEET_LINES = 0.05  # the share of lines a sheet as found claims (no line fitted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -774,7 +784,8 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
     small, s = downscale(bgr)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     full = grey if s == 1.0 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    coarse = _coarse_fits(grey, s, deep, small if deep else None)
+    sheets: list[np.ndarray] | None = [] if deep else None
+    coarse = _coarse_fits(grey, s, deep, small if deep else None, sheets=sheets)
     if deep and s < 1.0:
         fine, s2 = downscale(bgr, DEEP_WORK_SIDE)
         if s2 > s * 1.2:
@@ -836,6 +847,36 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
                 GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam, plain=plain)
             )
             yield out[-1]
+    for sheet in (sheets or [])[:SHEETS]:
+        if len(out) >= limit:
+            break
+        found = _sheet_grid(full, sheet, [o.quad for o in out])
+        if found is not None:
+            out.append(found)
+            yield found
+
+
+def _off_frame_edges(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:
+    """Whether every corner of ``quad`` lies more than ``margin`` pixels inside a ``w`` x
+    ``h`` picture."""
+    q = np.asarray(quad)
+    return bool(np.all((q > margin) & (q < np.array([w, h]) - 1 - margin)))
+
+
+def _sheet_grid(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) -> GridFit | None:
+    """An outline taken as the grid itself (see ``SHEETS``): refined when its refined lines
+    stay on it (each corner within ``SHEET_MOVE_MAX`` of a cell), else as found; None when it
+    is (nearly) a grid located already."""
+    cell = np.linalg.norm(sheet[1] - sheet[0]) / 10
+    if not _is_new(sheet, others, 0.3 * cell):
+        return None
+    refined, lines = refine_grid(full, sheet, rounds=2)
+    moved = float(np.max(np.linalg.norm(refined - sheet, axis=1)))
+    if moved <= SHEET_MOVE_MAX * cell and plausible_cells(refined):
+        sheet = refined
+    else:
+        lines = 0.0
+    return GridFit(quad=sheet, score=0.0, source="sheet", lines=max(lines, SHEET_LINES))
 
 
 def _refined(
@@ -959,12 +1000,15 @@ def _coarse_fits(
     deep: bool,
     colour: np.ndarray | None = None,
     discs: tuple[float, ...] = OPEN_DISCS,
+    sheets: list[np.ndarray] | None = None,
 ) -> list[tuple[float, np.ndarray, str]]:
     """(score, grid quad in full-frame pixels, source) of each candidate with a clear grid, in
     a working copy ``grey`` that is ``scale`` times the frame. The deep look takes the
     candidates of each source in turn, so one source's many outlines cannot crowd out another's.
     With the working copy in ``colour`` (BGR), outlines are also looked for in its saturation:
-    a grey board on a wooden table, as bright as the wood, still differs in colour."""
+    a grey board on a wooden table, as bright as the wood, still differs in colour.
+    ``sheets`` (a list) receives the outlines (``SHEET_SOURCES``, full-frame pixels) whose
+    cells would look like a board's if they were the grid itself (``plausible_cells``)."""
     # shared by every outline source below (the deep look's fainter edges too)
     edges, *fainter = edge_maps(grey, (1.0, FAINT_EDGES) if deep else (1.0,))
     per_source = [
@@ -1017,6 +1061,15 @@ def _coarse_fits(
         for q in broken_blobs[0]:
             if _is_new(q, [o for o, _ in kept], tol):
                 kept.append((q, "broken-blobs"))
+    if sheets is not None:
+        # (an outline along the frame's own edges is the picture's, no sheet's)
+        h, w = grey.shape[:2]
+        groups = [[c for c in group if c[1] in SHEET_SOURCES] for group in per_source]
+        own: list[np.ndarray] = []
+        for ((q, _),) in _interleave(groups):
+            if _off_frame_edges(q, w, h) and plausible_cells(q) and _is_new(q, own, tol):
+                own.append(q)
+        sheets += [q / scale for q in own]
     coarse = []
     for q, src in kept:
         if deep:
