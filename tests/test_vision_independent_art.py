@@ -216,3 +216,16 @@ def test_a_sheet_of_cards_whose_gaps_are_too_faint_to_fit_is_found_as_its_outlin
     reading, truth = _read(name)
     assert _wrong(reading, truth) == []
     assert sum(row.count("?") for row in reading.cells) <= 8
+
+
+def test_a_paper_board_under_an_arm_found_by_its_twins():
+    """A printed paper board, an arm across it from a free corner: read at plausibility 0.32
+    (27 % of its cells under the arm), its ink matched the layout clearly (0.64, 0.64 ahead of
+    the next turn), but its four free corners, three different emblems and one under the arm,
+    did not look alike, and no board was reported. Its 24 pairs of empty twin cards look alike
+    (0.995): the grid lies on the cards, no cell off, and the board is reported; no visible
+    cell is read wrong, and every cell under the arm is `?` or right."""
+    reading = analyze_image(cv2.imread(str(DATA / "hands6_frame_0043.jpg")))
+    truth = json.loads((DATA / "hands6_frame_0043.json").read_text())
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []

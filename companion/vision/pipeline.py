@@ -96,6 +96,11 @@ SHIFT_MARGIN = 0.15  # how much more plausible a grid moved by one cell must rea
 # (0.92-0.99 as a rule; 0.34-0.55 on grids a part of a cell off on one side that still read
 # right), the two grids bent off the cards 0.16 and 0.18 (22 and 6 cells wrong)
 TWINS_ALIKE_MIN = 0.25
+# ... and one whose empty twins look this alike over at least this many pairs lies on the cards,
+# no cell off: its ink pattern alone says board even where its four free corners do not look
+# alike (an arm over one of them; a paper board's corners print three different emblems)
+TWINS_CLEAR = 0.9
+TWINS_CLEAR_PAIRS = 8
 # the moves tried: along each axis, then along both (a paper board's margins, each a cell
 # wide, fooled the fit by a cell along both axes: the moves along one axis ran off the frame
 # or still read a margin line; 42 of 100 cells read wrong on an independently drawn frame)
@@ -143,6 +148,7 @@ class Judgement(NamedTuple):
     edge_unknown: bool = False
     # how alike the empty twin cards look (``twins.empty_twins_alike``; 1.0: too few to say)
     twins_alike: float = 1.0
+    twin_pairs: int = 0  # ... over this many pairs
 
 
 class TrialReading(NamedTuple):
@@ -838,6 +844,7 @@ class BoardReader:
             # a whole edge row or column that shows no card (blank or unreadable) is margin too
             blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
             corners_alike = corner_likeness(grid)
+            twins_alike, twin_pairs = _twins_alike(grid, symbols, self.orientation)
             # a strip of table or margin along a whole edge line of a grid a cell off is no
             # line of the board's (a crease) that a cover's border may show: judged on every
             # cell's whole border
@@ -854,7 +861,8 @@ class BoardReader:
                 unprinted=round(_unprinted_share(plain, feats), 3),
                 corner_chips=_corner_chips(plain),
                 edge_unknown=_unreadable_edge(strict),
-                twins_alike=round(_twins_alike(grid, symbols, self.orientation), 3),
+                twins_alike=round(twins_alike, 3),
+                twin_pairs=twin_pairs,
             )
             self._last_plausibility = (
                 vote.scores[self.orientation]
@@ -1142,10 +1150,11 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
     return clear and parts.match >= top_match - 0.05 and not parts.edge_unknown
 
 
-def _twins_alike(grid: np.ndarray, symbols: np.ndarray, orientation: int) -> float:
-    """:func:`twins.empty_twins_alike`'s median likeness, 1.0 when too few pairs say it."""
-    alike, _ = empty_twins_alike(grid, symbols, orientation)
-    return 1.0 if alike is None else alike
+def _twins_alike(grid: np.ndarray, symbols: np.ndarray, orientation: int) -> tuple[float, int]:
+    """:func:`twins.empty_twins_alike`'s median likeness (1.0 when too few pairs say it) and
+    the number of pairs."""
+    alike, pairs = empty_twins_alike(grid, symbols, orientation)
+    return (1.0 if alike is None else alike), pairs
 
 
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
@@ -1159,9 +1168,15 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
         parts.match >= CLEAR_INK_MATCH
         and parts.margin >= CLEAR_INK_MARGIN
         and parts.unknown <= CLEAR_INK_UNKNOWN_MAX
-        and (not corners or parts.corners_alike >= CLEAR_INK_CORNERS_MIN)
+        and (not corners or parts.corners_alike >= CLEAR_INK_CORNERS_MIN or _twins_clear(parts))
         and parts.corner_chips == 0
     )
+
+
+def _twins_clear(parts: Judgement) -> bool:
+    """Whether many empty twin cards look alike (``TWINS_CLEAR``): the grid lies on the cards
+    and is no cell off (a grid a cell off compares each card with another card's twin)."""
+    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= TWINS_CLEAR
 
 
 def _enumerate_then(items: list, more) -> Iterator[tuple[int, object]]:
