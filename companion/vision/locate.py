@@ -97,6 +97,7 @@ REPITCH_FIRST = 0.9  # ... refined fully if one refining round reaches this shar
 # only if it reads clearly plausibly (``lines`` below ``pipeline.WEAK_LINES``)
 SHEETS = 4
 SHEET_SOURCES = ("outline", "colour-outline")
+SHEET_SOURCE = "sheet"  # a located grid's source when it is such an outline
 SHEET_MOVE_MAX = 0.25  # of a cell: a refined sheet moved further is the sheet's own edge lost
 SHEET_LINES = 0.05  # the share of lines a sheet as found claims (no line fitted)
 
@@ -755,7 +756,12 @@ class LocatedGrids(Sequence[GridFit]):
         best_lines = max((o.lines for o in self._seen), default=0.0)
         # a grid whose lines fit clearly worse than another's is mostly a grid part of a
         # cell off, and such a grid can still read plausibly: it is not offered
-        return [o for o in self._seen if o.lines >= RELATIVE_LINES_MIN * best_lines]
+        # (a sheet taken as its own grid fits no lines by design: judged by its reading alone)
+        return [
+            o
+            for o in self._seen
+            if o.lines >= RELATIVE_LINES_MIN * best_lines or o.source == SHEET_SOURCE
+        ]
 
     def _sure_first(self) -> GridFit | None:
         if not self._seen:
@@ -847,9 +853,8 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
                 GridFit(quad=grid, score=score, source=src, lines=fit_score, lens=lam, plain=plain)
             )
             yield out[-1]
+    # (after as many fitted grids as the limit allows: the sheets come on top of them)
     for sheet in (sheets or [])[:SHEETS]:
-        if len(out) >= limit:
-            break
         found = _sheet_grid(full, sheet, [o.quad for o in out])
         if found is not None:
             out.append(found)
@@ -876,7 +881,7 @@ def _sheet_grid(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) -
         sheet = refined
     else:
         lines = 0.0
-    return GridFit(quad=sheet, score=0.0, source="sheet", lines=max(lines, SHEET_LINES))
+    return GridFit(quad=sheet, score=0.0, source=SHEET_SOURCE, lines=max(lines, SHEET_LINES))
 
 
 def _refined(

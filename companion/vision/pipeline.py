@@ -36,7 +36,7 @@ from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
 from companion.vision.layout import black_suit_cells, face_cells, no_red_cells, red_ace_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
-from companion.vision.locate import lens_is_clear, locate_candidates, refine_lens
+from companion.vision.locate import SHEET_SOURCE, lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -547,6 +547,13 @@ class BoardReader:
                 # the cards (a part of a cell off, or bent off them in one part), and each of
                 # its cells shows parts of several cards and chips
                 self._trials.append((source, "empty twins unlike", parts.twins_alike))
+                continue
+            if source.startswith(SHEET_SOURCE) and parts.twins_alike < TWINS_CLEAR:
+                # an outline taken as the grid itself fits no lines: its empty twins, where
+                # enough show, must look clearly alike (a board's outline with a margin strip
+                # inside read 0.97 plausibly, its twins 0.39 alike over 30 pairs, and beat
+                # the right grid)
+                self._trials.append((source, "sheet, twins unclear", parts.twins_alike))
                 continue
             if parts.corner_chips >= CORNER_CHIPS_MAX and parts.corners_alike < EMBLEM_LIKENESS:
                 # two or more free corners read as chips, and the four corners do not look
