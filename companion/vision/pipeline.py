@@ -130,6 +130,11 @@ CORNER_CHIP_RANK = 0.2  # a grid reading a chip on a free corner ranks this much
 # grid's three different emblems; the right grid 0.45 after the moved copy's handicap, 0.70
 # ink match against 0.42, 51 cells wrong)
 EDGE_UNKNOWN_RANK = 0.25
+# ... and one whose empty twins look less alike ranks lower by this times their unlikeness: a
+# grid on the cards ties a grid a part of a cell off (a board's outline with its margin strip
+# inside, taken as the grid itself, read 0.966 with its twins 0.39 alike over 30 pairs; the
+# cards' own outline 0.963, twins 0.97)
+TWINS_UNLIKE_RANK = 0.1
 CORNER_CHIPS_MAX = 2  # a reading with this many free corners read as chips is no board's
 EMBLEM_LIKENESS = 0.3  # ... unless its four corners look at least this alike (corner_likeness)
 
@@ -488,6 +493,16 @@ class BoardReader:
             if handicap and not first_ok:
                 continue
             if (
+                source.startswith(SHEET_SOURCE)
+                and best is not None
+                and _acceptable(best, top_match, calibrated)
+            ):
+                # an outline taken as the grid itself is the last resort: fitting no lines
+                # and no lens, it only stands in for grids fitted to the board's lines where
+                # none of those reads as a board (unrefined, it read 0.98 plausibly beside a
+                # lensed grid's 0.83 and left a cell of a text board `?` there)
+                break
+            if (
                 trial is plain_trial
                 and best is not None
                 and best.parts.unknown < PLAIN_FALLBACK_UNKNOWN
@@ -548,12 +563,12 @@ class BoardReader:
                 # its cells shows parts of several cards and chips
                 self._trials.append((source, "empty twins unlike", parts.twins_alike))
                 continue
-            if source.startswith(SHEET_SOURCE) and parts.twins_alike < TWINS_CLEAR:
-                # an outline taken as the grid itself fits no lines: its empty twins, where
-                # enough show, must look clearly alike (a board's outline with a margin strip
-                # inside read 0.97 plausibly, its twins 0.39 alike over 30 pairs, and beat
-                # the right grid)
-                self._trials.append((source, "sheet, twins unclear", parts.twins_alike))
+            if source.startswith(SHEET_SOURCE) and (parts.edge_unknown or parts.corner_chips):
+                # an outline taken as the grid itself reads every edge line and no chip on a
+                # free corner, or it has taken in a margin strip (an outline inside a felt
+                # border read 1.46 plausibly with a whole edge row `?`, a chip on a corner and
+                # 12 cells wrong)
+                self._trials.append((source, "sheet with a margin strip"))
                 continue
             if parts.corner_chips >= CORNER_CHIPS_MAX and parts.corners_alike < EMBLEM_LIKENESS:
                 # two or more free corners read as chips, and the four corners do not look
@@ -1068,11 +1083,14 @@ def margin_lines(no_card: np.ndarray, chip: np.ndarray | None = None) -> np.ndar
 
 def _ranked(plausibility: float, parts: Judgement) -> float:
     """A trial's plausibility as trials are compared: less ``CORNER_CHIP_RANK`` per free
-    corner read as a chip, and ``EDGE_UNKNOWN_RANK`` with a whole edge line unreadable."""
+    corner read as a chip, ``EDGE_UNKNOWN_RANK`` with a whole edge line unreadable, and
+    ``TWINS_UNLIKE_RANK`` times how unlike its empty twins look (over 8 pairs or more)."""
+    unlike = 1.0 - parts.twins_alike if parts.twin_pairs >= TWINS_CLEAR_PAIRS else 0.0
     return (
         plausibility
         - CORNER_CHIP_RANK * parts.corner_chips
         - EDGE_UNKNOWN_RANK * parts.edge_unknown
+        - TWINS_UNLIKE_RANK * unlike
     )
 
 
