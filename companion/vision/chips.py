@@ -35,9 +35,9 @@ from companion.vision.colour import (
     local_whites,
 )
 from companion.vision.glare import (
-    BLOWN_OUT,
     CHANNEL_CLIPPED,
     Veil,
+    blown_out,
     chip_room,
     estimate_veil,
     remove_veil,
@@ -427,16 +427,6 @@ def ring_colour_counts(ring_bits: np.ndarray, chip_ring: np.ndarray) -> np.ndarr
         counts.append(summed.ravel() >> bit)
     counts.append(row_counts(chip_ring))
     return np.stack(counts, axis=1)
-
-
-def blown_out(
-    bgr: np.ndarray, out: np.ndarray | None = None, level: float = BLOWN_OUT
-) -> np.ndarray:
-    """Glare: pixels the camera clipped (all channels at ``level`` or more before any white
-    balance), uint8 0/255. ``out``: a uint8 image of the same size to write the mask into.
-    (The least channel against the level: cheaper than a three-channel range test.)"""
-    b, g, r = cv2.split(bgr)
-    return cv2.compare(cv2.min(cv2.min(b, g), r), level, cv2.CMP_GE, dst=out)
 
 
 def cell_whites(img: np.ndarray, shape: CellShape) -> np.ndarray:

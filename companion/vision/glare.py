@@ -206,10 +206,19 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
     return Veil(added=added, light=light, white=board_white(grid_bgr), unmeasured=unmeasured)
 
 
+def blown_out(
+    bgr: np.ndarray, out: np.ndarray | None = None, level: float = BLOWN_OUT
+) -> np.ndarray:
+    """Glare: pixels the camera clipped (all channels at ``level`` or more before any white
+    balance), uint8 0/255. ``out``: a uint8 image of the same size to write the mask into.
+    (The least channel against the level: cheaper than a three-channel range test.)"""
+    b, g, r = cv2.split(bgr)
+    return cv2.compare(cv2.min(cv2.min(b, g), r), level, cv2.CMP_GE, dst=out)
+
+
 def _clipped_shares(grid_bgr: np.ndarray) -> np.ndarray:
     """Per cell (10x10 float32), the share of its pixels clipped in every channel."""
-    b, g, r = cv2.split(grid_bgr)
-    clipped = cv2.compare(cv2.min(cv2.min(b, g), r), BLOWN_OUT, cv2.CMP_GE) // 255
+    clipped = blown_out(grid_bgr) // 255
     h, w = clipped.shape
     return _per_cell(clipped, np.sum) / float((h // 10) * (w // 10))  # (counted exactly)
 

@@ -760,7 +760,7 @@ class LocatedGrids(Sequence[GridFit]):
         return [
             o
             for o in self._seen
-            if o.lines >= RELATIVE_LINES_MIN * best_lines or o.source == SHEET_SOURCE
+            if o.lines >= RELATIVE_LINES_MIN * best_lines or from_sheet(o.source)
         ]
 
     def _sure_first(self) -> GridFit | None:
@@ -859,6 +859,12 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         if found is not None:
             out.append(found)
             yield found
+
+
+def from_sheet(source: str) -> bool:
+    """Whether a located grid's ``source`` is an outline taken as the grid itself (``SHEETS``),
+    as located or moved from there."""
+    return source.startswith(SHEET_SOURCE)
 
 
 def _off_frame_edges(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:

@@ -36,7 +36,7 @@ from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
 from companion.vision.layout import black_suit_cells, face_cells, no_red_cells, red_ace_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
-from companion.vision.locate import SHEET_SOURCE, lens_is_clear, locate_candidates, refine_lens
+from companion.vision.locate import from_sheet, lens_is_clear, locate_candidates, refine_lens
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -492,11 +492,7 @@ class BoardReader:
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
-            if (
-                source.startswith(SHEET_SOURCE)
-                and best is not None
-                and _acceptable(best, top_match, calibrated)
-            ):
+            if from_sheet(source) and best is not None and _acceptable(best, top_match, calibrated):
                 # an outline taken as the grid itself is the last resort: fitting no lines
                 # and no lens, it only stands in for grids fitted to the board's lines where
                 # none of those reads as a board (unrefined, it read 0.98 plausibly beside a
@@ -563,7 +559,7 @@ class BoardReader:
                 # its cells shows parts of several cards and chips
                 self._trials.append((source, "empty twins unlike", parts.twins_alike))
                 continue
-            if source.startswith(SHEET_SOURCE) and (parts.edge_unknown or parts.corner_chips):
+            if from_sheet(source) and (parts.edge_unknown or parts.corner_chips):
                 # an outline taken as the grid itself reads every edge line and no chip on a
                 # free corner, or it has taken in a margin strip (an outline inside a felt
                 # border read 1.46 plausibly with a whole edge row `?`, a chip on a corner and
