@@ -21,6 +21,29 @@ def test_saturated_orange_is_red_and_pale_orange_is_skin():
     assert class_mask(code, "skin")[0].tolist() == [0, 255, 0]
 
 
+def test_pale_rust_among_red_is_red_but_a_dark_hand_and_a_printed_edge_are_not():
+    """Rust-red chips show paler orange pixels among their red ones; such a pixel counts as
+    red inside a patch of red. The same hue and saturation darker (a dark hand's skin), or
+    along the edge of red printing on a card (the blend of ink and card), does not."""
+    hsv = np.zeros((24, 40, 3), np.uint8)
+    hsv[:] = (20, 10, 230)  # a card's white
+    disc = np.zeros((24, 40), np.uint8)
+    cv2.circle(disc, (10, 12), 8, 255, -1)
+    hsv[disc > 0] = (3, 220, 150)  # a red chip 17 px wide ...
+    pale = np.zeros_like(disc)
+    pale[::2, ::2] = 255
+    pale &= cv2.erode(disc, np.ones((3, 3), np.uint8))
+    hsv[pale > 0] = (9, 165, 130)  # ... a quarter of its pixels inside pale rust
+    hsv[2:22, 24] = (9, 165, 130)  # a line of the same along printing's edge
+    hsv[2:22, 25:30] = (178, 230, 160)  # (the printing)
+    hsv[12, 36] = (9, 165, 80)  # and a dark hand's skin, as saturated
+    code = colour_code(hsv, ColourProfile(), 100)
+    red = class_mask(code, "R") > 0
+    assert red[pale > 0].mean() >= 0.9
+    assert not red[2:22, 24].any()
+    assert not red[12, 36]
+
+
 def test_board_with_orange_red_chips_reads_them_red(monkeypatch):
     """A text board with 11 orange-red chips: before, all 11 read empty."""
     monkeypatch.setitem(scene.CHIP_COLORS, "R", ORANGE_RED_CHIP)

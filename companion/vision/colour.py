@@ -120,6 +120,14 @@ DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
 # band, but saturated as no skin is (skin: 0.23-0.68 of full; red chips and ink: 0.8-0.87)
 ORANGE_RED = (7, 12)
 ORANGE_RED_SAT = 190
+# a rust-red chip (hues 4-9, saturation 0.55-0.9 with the light divided out) is speckled with
+# paler orange pixels between the two bands; they count as red inside a patch of red, where
+# they are bright: a dark hand's skin as saturated is darker than 0.37 of the white (and a
+# hand's skin rarely reaches 0.6), and the blend along a printed pip's edge lies half outside
+RUST_RED = (7, 12)
+RUST_RED_SAT = 150
+RUST_RED_VALUE = 95
+INSIDE = 17 * 255 // 25  # of its 5x5 neighbourhood red, this pixel included
 
 
 def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.ndarray:
@@ -137,6 +145,14 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
         orange = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
+        rust = cv2.inRange(
+            hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
+        )
+        if cv2.countNonZero(rust):
+            bit = 1 << CLASSES.index("R")
+            red_now = cv2.threshold(np.bitwise_and(code, bit), 0, 255, cv2.THRESH_BINARY)[1]
+            inside = cv2.compare(cv2.blur(red_now | orange | rust, (5, 5)), INSIDE, cv2.CMP_GE)
+            cv2.bitwise_or(orange, cv2.bitwise_and(rust, inside), dst=orange)
         if cv2.countNonZero(orange):
             # (the bit or'ed in where the mask is set: two whole-image ands and ors, cheaper
             # than picking the pixels out by a boolean index)
