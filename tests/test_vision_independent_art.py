@@ -248,3 +248,15 @@ def test_rust_red_chips_read_as_red():
     wrong = _wrong(reading, truth)
     assert all(reading.cells[r][c] == "." and truth["cells"][r][c] == "R" for r, c in wrong)
     assert len(wrong) <= 2
+
+
+def test_a_board_with_an_arm_along_its_edge_found_by_its_twins():
+    """A paper board, an arm across it from one side: every cell of that edge line is under
+    the arm or beside it (`?`), which a grid a cell off shows too (its edge line on the table),
+    so the board was not reported, though its ink matched the layout clearly (0.70, 0.57
+    ahead of the next turn). Its 11 pairs of empty twin cards look alike (0.99): the grid lies
+    on the cards, and the board is reported with every cell `?` or right."""
+    reading = analyze_image(cv2.imread(str(DATA / "hands7_frame_0039.jpg")))
+    truth = json.loads((DATA / "hands7_frame_0039.json").read_text())
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []

@@ -1151,9 +1151,10 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
     """Whether the chosen trial's reading is reported as a board: with a calibration always;
     a weakly located grid (``WEAK_LINES``) only when it reads clearly plausibly; otherwise when
     it reads plausibly, or its ink pattern alone is clear (and no grid a cell off matches the ink
-    better) with no whole edge line unreadable; never with a chip on a free corner and a whole
-    edge line unreadable or corners that do not look alike (a grid a cell off, its far edge
-    line on table or margin and its near corners on cards holding chips)."""
+    better) with no whole edge line unreadable unless many empty twins look alike; never with a
+    chip on a free corner and a whole edge line unreadable or corners that do not look alike (a
+    grid a cell off, its far edge line on table or margin and its near corners on cards holding
+    chips)."""
     if calibrated is not None:
         return True
     if 0.0 < best.lines < WEAK_LINES:  # (0: not measured, a grid moved by a cell)
@@ -1168,7 +1169,13 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
     if best.plausibility >= PLAUSIBLE_MIN:
         return True
     clear = _clear_ink(parts, corners=best.lines < STRONG_LINES)
-    return clear and parts.match >= top_match - 0.05 and not parts.edge_unknown
+    # (a whole edge line unreadable is the margin of a grid a cell off, or cards under an arm
+    # along the edge: many empty twins alike say the grid lies on the cards)
+    return (
+        clear
+        and parts.match >= top_match - 0.05
+        and (not parts.edge_unknown or _twins_clear(parts))
+    )
 
 
 def _twins_alike(grid: np.ndarray, symbols: np.ndarray, orientation: int) -> tuple[float, int]:
