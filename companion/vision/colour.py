@@ -120,10 +120,11 @@ DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
 # band, but saturated as no skin is (skin: 0.23-0.68 of full; red chips and ink: 0.8-0.87)
 ORANGE_RED = (7, 12)
 ORANGE_RED_SAT = 190
-# a rust-red chip (hues 4-9, saturation 0.55-0.9 with the light divided out) is speckled with
+# a rust-red chip (hues 4-9, saturation 0.5-0.9 with the light divided out) is speckled with
 # paler orange pixels between the two bands; they count as red inside a patch of red, where
-# they are bright: a dark hand's skin as saturated is darker than 0.37 of the white (and a
-# hand's skin rarely reaches 0.6), and the blend along a printed pip's edge lies half outside
+# they are bright: a dark hand's skin as saturated is darker (values 67-90 with the white at
+# 230; a hand's skin rarely reaches 0.6), and the blend along a printed pip's edge lies half
+# outside
 RUST_RED = (7, 12)
 RUST_RED_SAT = 150
 RUST_RED_VALUE = 95
