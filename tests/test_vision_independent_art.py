@@ -260,3 +260,22 @@ def test_a_board_with_an_arm_along_its_edge_found_by_its_twins():
     truth = json.loads((DATA / "hands7_frame_0039.json").read_text())
     assert reading.board_found and reading.orientation == truth["orientation"]
     assert _wrong(reading, truth) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"),
+    [
+        ("jax7_frame_0057", (4, 6)),  # a green chip, 135 grey levels of glare taken off
+        ("jax6_frame_0080", (7, 5)),  # a red chip, 112 levels
+    ],
+)
+def test_a_chip_washed_out_by_strong_glare_is_unknown(name, cell):
+    """Strong glare taken off a chip leaves little of its colour (saturation 0.1-0.2 of full,
+    below every chip and tint class): the chip read empty with full confidence. Its faint hue
+    still fills a round disc as wide as the board's chips, which no printing does: the cell
+    is `?`, and nothing on the board is read wrong."""
+    reading, truth = _read(name)
+    r, c = cell
+    assert truth["cells"][r][c] in "BGR"
+    assert reading.cells[r][c] in ("?", truth["cells"][r][c])
+    assert _wrong(reading, truth) == []

@@ -178,3 +178,36 @@ def test_a_chip_with_printing_touching_its_rim_is_still_a_chip():
     draw_suit(ink, "H", (round(5.5 * w), round(5.5 * h)), 2.2 * radius, (255,) * 3)
     mask = np.maximum(mask, (ink[..., 0] > 127).astype(np.uint8) * 255)
     assert chip_disc(mask, 5, 5, shape, width) == 0
+
+
+def test_a_faint_disc_of_a_chips_hue_is_a_washed_chip_and_faint_print_is_not():
+    """Under glare taken off, a chip keeps only a faint hue (saturation ~25 of 255) over its
+    disc: as wide as the board's chips, it is doubted; a faint pink heart, a faint thin ring
+    and a faint disc of a hue no chip has (a yellow picture) are not."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import washed_discs
+
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+    chip = 2 * CHIP
+
+    def centre(r, c):
+        return round((c + 0.5) * W), round((r + 0.5) * H)
+
+    disc = np.zeros(hsv.shape[:2], np.uint8)
+    cv2.circle(disc, centre(2, 2), CHIP, 255, -1)
+    hsv[disc > 0] = (60, 25, 215)  # a green chip washed out
+    yellow = np.zeros_like(disc)
+    cv2.circle(yellow, centre(4, 4), CHIP, 255, -1)
+    hsv[yellow > 0] = (27, 25, 215)
+    dot = np.zeros_like(disc)
+    cv2.circle(dot, centre(6, 6), CHIP // 2, 255, -1)
+    hsv[dot > 0] = (110, 25, 215)
+    heart = np.zeros(hsv.shape, np.uint8)
+    draw_suit(heart, "H", centre(8, 8), 0.5 * H, (255,) * 3)
+    hsv[heart[..., 0] > 127] = (176, 25, 215)
+    candidates = np.zeros((10, 10), bool)
+    for cell in ((2, 2), (4, 4), (6, 6), (8, 8), (1, 7)):
+        candidates[cell] = True
+    doubtful = washed_discs(candidates, hsv, ColourProfile(), float(chip), SHAPE)
+    assert np.argwhere(doubtful).tolist() == [[2, 2]]

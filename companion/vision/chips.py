@@ -181,6 +181,9 @@ class CellFeatures:
     # per pixel of the grid image, its colour classes' bits (``colour.colour_code``): for a
     # late look at a class measured on no frame otherwise (``small_chips.pale_discs``)
     colour_code: np.ndarray | None = None
+    # the grid image in HSV with the light divided out (and glare taken off), as classified:
+    # for a late look at faint hues (``small_chips.washed_discs``)
+    hsv: np.ndarray | None = None
 
     @property
     def red_strongest(self) -> np.ndarray:
@@ -1226,6 +1229,7 @@ def measure(
     feats.dark_skin = dark_skin(eroded, shape)
     feats.ink_masks = {name: masks[name] for name in ("R", "dark", "B", "G")}
     feats.colour_code = code
+    feats.hsv = hsv
     return feats
 
 

@@ -57,6 +57,7 @@ from companion.vision.small_chips import (
     SOLID_SOME,
     pale_discs,
     small_chips,
+    washed_discs,
 )
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import empty_like_cousins, empty_like_twins, empty_twins_alike
@@ -1016,6 +1017,15 @@ class BoardReader:
             symbols, conf = _looked(
                 symbols, conf, why, found, chips.PALE_CONF, doubtful, "washed_chip"
             )
+        # a chip washed out by strong glare (taken off), in a cell read empty: its faint hue
+        # still fills a chip's disc
+        if feats.hsv is not None and feats.glare_added is not None:
+            washed = (symbols == ".") & (feats.glare_added >= chips.WASHED_TAKEN)
+            if washed.any() and width():
+                doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
+                symbols, conf = _looked(
+                    symbols, conf, why, np.full((10, 10), ""), 0.0, doubtful, "washed_chip"
+                )
         return symbols, conf
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 
 from companion.vision.chip_shapes import (
@@ -33,7 +34,7 @@ from companion.vision.chip_shapes import (
     near_middle,
 )
 from companion.vision.chips import CORNERS, CellShape
-from companion.vision.colour import CHIP_SYMBOLS
+from companion.vision.colour import CHIP_SYMBOLS, ORANGE_RED, ColourProfile
 
 SOLID_SOME = 0.08  # a cell read empty is looked at with this much chip colour left after the
 # erosion (a chip a quarter of its cell keeps ~0.15; a card's thin pips ~0)
@@ -137,3 +138,63 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
     if disc_bits(diameter, area, width) & ROUND_DISC:
         return PALE_CHIP
     return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
+
+
+# a chip washed out by strong glare: where that much light was taken off a cell
+# (``chips.WASHED_TAKEN`` grey levels), its hue still shows this faintly (of 255) over its disc
+WASHED_SATURATION = 16
+
+
+def washed_discs(
+    candidates: np.ndarray,
+    hsv: np.ndarray,
+    profile: ColourProfile,
+    width: float,
+    shape: CellShape,
+    memo: dict | None = None,
+) -> np.ndarray:
+    """Which of the ``candidates`` (10x10 bool: cells read empty where strong glare was taken
+    off) show a chip's disc in a chip's hue however faint (saturation >= ``WASHED_SATURATION``
+    in a colour's band of the ``profile``; red's with the orange-red hues): a round disc as
+    wide as this board's chips (``width``; ``chip_shapes.chip_disc``) is a chip washed out,
+    unknown rather than empty. Printing is thin or not round, and a card's picture is no disc.
+    ``memo`` (kept with a located grid) keeps each cell's answer while its mean saturation
+    stays (``chip_shapes.kept``): a fixed camera's glare spot lies on the same cells.
+
+    Strong glare taken off a chip leaves little of its colour (saturation 0.1-0.25 of full):
+    on the independent renderer's 1,200 board frames, the 5 chips so washed out that they read
+    empty; this look finds 4 of them, and 1 of 929 empty cells under such glare."""
+    look = candidates & ~CORNERS
+    if not look.any():
+        return look
+    w, h = shape.w, shape.h
+    saturation = np.zeros((10, 10))
+    for r, c in np.argwhere(look).tolist():
+        saturation[r, c] = hsv[r * h : (r + 1) * h, c * w : (c + 1) * w, 1].mean() / 255.0
+
+    def disc(r: int, c: int) -> int:
+        # (looked at in the 3x3 cells around: a chip's blob reaches at most into the next)
+        r0, c0 = max(0, r - 1), max(0, c - 1)
+        part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
+        return int(
+            any(chip_disc(m, r - r0, c - c0, shape, width) for m in _faint_hues(part, profile))
+        )
+
+    return look & (kept(memo, "washed_discs", look, saturation, 0, disc) > 0)
+
+
+def _faint_hues(hsv: np.ndarray, profile: ColourProfile) -> list[np.ndarray]:
+    """Per chip colour, the 0/255 mask of pixels in its hue band (red's usual band with the
+    orange-red hues) at saturation ``WASHED_SATURATION`` or more."""
+    low, top = (WASHED_SATURATION, profile.min_value), (255, 255)
+    masks = []
+    for sym in CHIP_SYMBOLS:
+        band = profile.chips[sym]
+        if band.lo <= band.hi:
+            masks.append(cv2.inRange(hsv, (band.lo, *low), (band.hi, *top)))
+            continue
+        mask = cv2.inRange(hsv, (band.lo, *low), (180, *top))
+        hi = max(band.hi, ORANGE_RED[1]) if sym == "R" else band.hi
+        mask |= cv2.inRange(hsv, (0, *low), (hi, *top))
+        masks.append(mask)
+    return masks
