@@ -137,12 +137,14 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     Each class is a box in HSV (a hue band, a least saturation and value; dark: at most a
     saturation and a value), so a pixel's classes are the bits its hue, its saturation and
     its value all allow: three table look-ups and two ands instead of one range test per
-    class and band."""
+    class and band. Red's usual band also takes the saturated orange-red hues
+    (``ORANGE_RED``) and, among red, a rust-red chip's paler pixels (``RUST_RED``)."""
     hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
     h, s, v = cv2.split(hsv)
     code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
     red = profile.chips["R"]
     if red.lo > red.hi and red.hi < ORANGE_RED[0]:  # the usual red band, wrapping round 0
+        bit = 1 << CLASSES.index("R")
         orange = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
@@ -150,14 +152,12 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
             hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
         )
         if cv2.countNonZero(rust):
-            bit = 1 << CLASSES.index("R")
             red_now = cv2.threshold(np.bitwise_and(code, bit), 0, 255, cv2.THRESH_BINARY)[1]
             inside = cv2.compare(cv2.blur(red_now | orange | rust, (5, 5)), INSIDE, cv2.CMP_GE)
             cv2.bitwise_or(orange, cv2.bitwise_and(rust, inside), dst=orange)
         if cv2.countNonZero(orange):
             # (the bit or'ed in where the mask is set: two whole-image ands and ors, cheaper
             # than picking the pixels out by a boolean index)
-            bit = 1 << CLASSES.index("R")
             np.bitwise_or(code, np.bitwise_and(orange, bit), out=code)
     return code
 
