@@ -267,13 +267,16 @@ def test_a_board_with_an_arm_along_its_edge_found_by_its_twins():
     [
         ("jax7_frame_0057", (4, 6)),  # a green chip, 135 grey levels of glare taken off
         ("jax6_frame_0080", (7, 5)),  # a red chip, 112 levels
+        # a green chip on a board lit so close to clipping that the glare could not be taken
+        # off (a red chip below it, clipped in part, read empty too)
+        ("jax7_frame_0048", (6, 3)),
     ],
 )
 def test_a_chip_washed_out_by_strong_glare_is_unknown(name, cell):
-    """Strong glare taken off a chip leaves little of its colour (saturation 0.1-0.2 of full,
-    below every chip and tint class): the chip read empty with full confidence. Its faint hue
-    still fills a round disc as wide as the board's chips, which no printing does: the cell
-    is `?`, and nothing on the board is read wrong."""
+    """Strong glare taken off a chip, or glare too close to clipping to take off, leaves little
+    of its colour (saturation 0.1-0.2 of full, below every chip and tint class): the chip read
+    empty with full confidence. Its faint hue still fills a round disc as wide as the board's
+    chips, which no printing does: the cell is `?`, and nothing on the board is read wrong."""
     reading, truth = _read(name)
     r, c = cell
     assert truth["cells"][r][c] in "BGR"

@@ -72,6 +72,7 @@ LOCATE_CANDIDATES = 3
 BLANK_CONTENT = chips.BLANK_CONTENT  # a cell with less ink or colour than this shows no printing
 BLANK_WEIGHT = 3.0
 CORNER_WEIGHT = 1.0
+WASHED_CLIPPED = 0.05  # a cell this much clipped white may hold a chip the glare washed out
 PLAUSIBLE_MIN = 0.45  # a board read from scratch less plausible than this is not reported
 # ... unless its ink pattern alone is clear: matches the layout this well, in one orientation
 # by this margin, with at most this share of the cells unknown (glare, blur: many `?` cells
@@ -1017,10 +1018,14 @@ class BoardReader:
             symbols, conf = _looked(
                 symbols, conf, why, found, chips.PALE_CONF, doubtful, "washed_chip"
             )
-        # a chip washed out by strong glare (taken off), in a cell read empty: its faint hue
+        # a chip washed out by glare (strong glare taken off, glare too close to clipping to
+        # take off, or some of the cell clipped white), in a cell read empty: its faint hue
         # still fills a chip's disc
         if feats.hsv is not None and feats.glare_added is not None:
-            washed = (symbols == ".") & (feats.glare_added >= chips.WASHED_TAKEN)
+            glared = (feats.glare_added >= chips.WASHED_TAKEN) | (feats.glare >= WASHED_CLIPPED)
+            if feats.glare_unmeasured is not None:
+                glared |= feats.glare_unmeasured
+            washed = (symbols == ".") & glared
             if washed.any() and width():
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
                 symbols, conf = _looked(

@@ -140,8 +140,7 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
     return PALE_THING if diameter >= PALE_PART * width else PALE_NONE
 
 
-# a chip washed out by strong glare: where that much light was taken off a cell
-# (``chips.WASHED_TAKEN`` grey levels), its hue still shows this faintly (of 255) over its disc
+# a chip washed out by glare still shows its hue this faintly (of 255) over its disc
 WASHED_SATURATION = 16
 
 
@@ -153,17 +152,17 @@ def washed_discs(
     shape: CellShape,
     memo: dict | None = None,
 ) -> np.ndarray:
-    """Which of the ``candidates`` (10x10 bool: cells read empty where strong glare was taken
-    off) show a chip's disc in a chip's hue however faint (saturation >= ``WASHED_SATURATION``
+    """Which of the ``candidates`` (10x10 bool: cells read empty under glare, taken off or not)
+    show a chip's disc in a chip's hue however faint (saturation >= ``WASHED_SATURATION``
     in a colour's band of the ``profile``; red's with the orange-red hues): a round disc as
     wide as this board's chips (``width``; ``chip_shapes.chip_disc``) is a chip washed out,
     unknown rather than empty. Printing is thin or not round, and a card's picture is no disc.
     ``memo`` (kept with a located grid) keeps each cell's answer while its mean saturation
     stays (``chip_shapes.kept``): a fixed camera's glare spot lies on the same cells.
 
-    Strong glare taken off a chip leaves little of its colour (saturation 0.1-0.25 of full):
-    on the independent renderer's 1,200 board frames, the 5 chips so washed out that they read
-    empty; this look finds 4 of them, and 1 of 929 empty cells under such glare."""
+    Glare leaves little of a chip's colour (saturation 0.1-0.25 of full, taken off or not): on
+    the independent renderer's 1,200 board frames, 9 chips under glare read empty; this look
+    finds 7 of them, and 1 of 6,396 empty cells under glare."""
     look = candidates & ~CORNERS
     if not look.any():
         return look
