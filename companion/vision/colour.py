@@ -142,9 +142,7 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
     h, s, v = cv2.split(hsv)
     code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
-    red = profile.chips["R"]
-    if red.lo > red.hi and red.hi < ORANGE_RED[0]:  # the usual red band, wrapping round 0
-        bit = 1 << CLASSES.index("R")
+    if takes_orange(profile):
         orange = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
@@ -152,14 +150,33 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
             hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
         )
         if cv2.countNonZero(rust):
-            red_now = cv2.threshold(np.bitwise_and(code, bit), 0, 255, cv2.THRESH_BINARY)[1]
+            red_now = class_mask(code, "R")
             inside = cv2.compare(cv2.blur(red_now | orange | rust, (5, 5)), INSIDE, cv2.CMP_GE)
             cv2.bitwise_or(orange, cv2.bitwise_and(rust, inside), dst=orange)
         if cv2.countNonZero(orange):
             # (the bit or'ed in where the mask is set: two whole-image ands and ors, cheaper
             # than picking the pixels out by a boolean index)
+            bit = 1 << CLASSES.index("R")
             np.bitwise_or(code, np.bitwise_and(orange, bit), out=code)
     return code
+
+
+def takes_orange(profile: ColourProfile) -> bool:
+    """Whether red's band is the usual one, wrapping round 0 short of the orange-red hues
+    (``ORANGE_RED``), which it then takes too (saturated, in :func:`colour_code`)."""
+    red = profile.chips["R"]
+    return red.lo > red.hi and red.hi < ORANGE_RED[0]
+
+
+def hue_mask(hsv: np.ndarray, profile: ColourProfile, sym: str, s_min: int) -> np.ndarray:
+    """The 0/255 mask of pixels in chip colour ``sym``'s hue band of the ``profile`` (red's
+    usual band with the orange-red hues), at saturation ``s_min`` or more and the profile's
+    least value, whatever the saturation its class asks for."""
+    band, low, top = profile.chips[sym], (s_min, profile.min_value), (255, 255)
+    if band.lo <= band.hi:
+        return cv2.inRange(hsv, (band.lo, *low), (band.hi, *top))
+    hi = ORANGE_RED[1] if sym == "R" and takes_orange(profile) else band.hi
+    return cv2.inRange(hsv, (band.lo, *low), (180, *top)) | cv2.inRange(hsv, (0, *low), (hi, *top))
 
 
 def class_mask(code: np.ndarray, name: str, out: np.ndarray | None = None) -> np.ndarray:

@@ -34,7 +34,7 @@ from companion.vision.chip_shapes import (
     near_middle,
 )
 from companion.vision.chips import CORNERS, CellShape
-from companion.vision.colour import CHIP_SYMBOLS, ORANGE_RED, ColourProfile
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, hue_mask
 
 SOLID_SOME = 0.08  # a cell read empty is looked at with this much chip colour left after the
 # erosion (a chip a quarter of its cell keeps ~0.15; a card's thin pips ~0)
@@ -167,33 +167,14 @@ def washed_discs(
     if not look.any():
         return look
     w, h = shape.w, shape.h
-    saturation = np.zeros((10, 10))
-    for r, c in np.argwhere(look).tolist():
-        saturation[r, c] = hsv[r * h : (r + 1) * h, c * w : (c + 1) * w, 1].mean() / 255.0
+    # (each cell's mean, for the memo: one area resize of the saturation plane)
+    saturation = cv2.resize(cv2.extractChannel(hsv, 1), (10, 10), interpolation=cv2.INTER_AREA)
 
     def disc(r: int, c: int) -> int:
         # (looked at in the 3x3 cells around: a chip's blob reaches at most into the next)
         r0, c0 = max(0, r - 1), max(0, c - 1)
         part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
-        return int(
-            any(chip_disc(m, r - r0, c - c0, shape, width) for m in _faint_hues(part, profile))
-        )
+        masks = (hue_mask(part, profile, sym, WASHED_SATURATION) for sym in CHIP_SYMBOLS)
+        return int(any(chip_disc(m, r - r0, c - c0, shape, width) for m in masks))
 
-    return look & (kept(memo, "washed_discs", look, saturation, 0, disc) > 0)
-
-
-def _faint_hues(hsv: np.ndarray, profile: ColourProfile) -> list[np.ndarray]:
-    """Per chip colour, the 0/255 mask of pixels in its hue band (red's usual band with the
-    orange-red hues) at saturation ``WASHED_SATURATION`` or more."""
-    low, top = (WASHED_SATURATION, profile.min_value), (255, 255)
-    masks = []
-    for sym in CHIP_SYMBOLS:
-        band = profile.chips[sym]
-        if band.lo <= band.hi:
-            masks.append(cv2.inRange(hsv, (band.lo, *low), (band.hi, *top)))
-            continue
-        mask = cv2.inRange(hsv, (band.lo, *low), (180, *top))
-        hi = max(band.hi, ORANGE_RED[1]) if sym == "R" else band.hi
-        mask |= cv2.inRange(hsv, (0, *low), (hi, *top))
-        masks.append(mask)
-    return masks
+    return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
