@@ -270,6 +270,9 @@ def test_a_board_with_an_arm_along_its_edge_found_by_its_twins():
         # a green chip on a board lit so close to clipping that the glare could not be taken
         # off (a red chip below it, clipped in part, read empty too)
         ("jax7_frame_0048", (6, 3)),
+        # a red chip washed pink: with 170 levels of glare taken off and the light divided out
+        # by the cream cards' white, its hue leans to crimson (162-171), below red's band
+        ("jax8_frame_0067", (8, 7)),
     ],
 )
 def test_a_chip_washed_out_by_strong_glare_is_unknown(name, cell):
@@ -281,4 +284,60 @@ def test_a_chip_washed_out_by_strong_glare_is_unknown(name, cell):
     r, c = cell
     assert truth["cells"][r][c] in "BGR"
     assert reading.cells[r][c] in ("?", truth["cells"][r][c])
+    assert _wrong(reading, truth) == []
+
+
+def test_bold_hearts_under_glare_are_no_washed_chips():
+    """The crimson hues a washed red chip leans to are looked at only where they outnumber red:
+    a bold heart's blurred pink rim reaches them too, and joined to the heart's red it made a
+    round disc (two empty cells of a sample frame, under glare, were `?`)."""
+    frame = Path(__file__).parent.parent / "sample_images" / "frames" / "frame_0022.jpg"
+    reading = analyze_image(cv2.imread(str(frame)))
+    assert reading.board_found
+    for cell in ("F5", "I8"):
+        assert cell not in reading.unknown_reasons
+
+
+def test_a_board_on_a_striped_cloth():
+    """A board on a cloth of stripes about half a cell wide: the stripes outside the board fit a
+    10x10 grid better than the board's own faint gaps, in several variants that run out of the
+    frame (the stripes go on past its edges), and they crowded the board's own outline out of
+    the closer look. Grids that run out of the frame are now tried after those inside it: the
+    board is found and read with no cell wrong."""
+    reading, truth = _read("jax8_frame_0020")
+    assert _wrong(reading, truth) == []
+
+
+def test_a_plausible_grid_with_unlike_twins_is_not_taken_at_once():
+    """A board's outline read plausibly (1.13) with its empty twin cards unlike (0.30 over 10
+    pairs) and 7 chips across its boundaries: a grid a part of a cell off, which read a red
+    chip empty. Such a reading is no longer taken without trying its alternatives: the grid
+    moved by the chips' offset reads 1.55 (twins 0.92) and every cell right."""
+    reading, truth = _read("jax7_frame_0067")
+    assert _wrong(reading, truth) == []
+
+
+def test_a_rust_red_chip_on_a_card_printed_red_is_unknown():
+    """A rust-red chip (hues 4-9) on a card printed red: its paler orange half is neither red
+    nor skin, so its red class was no chip's disc and the cell read empty as printing (0.6).
+    Red's hues at the chip colours' least saturation, with the orange-red ones, make a disc
+    both round and as wide as a chip: the cell is `?` (`rust_disc`)."""
+    reading, truth = _read("jax8_frame_0090")
+    assert truth["cells"][1][7] == "R"
+    assert reading.cells[1][7] in ("?", "R")
+    assert _wrong(reading, truth) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"), [("mixed8_frame_0030", (6, 7)), ("mixed8_frame_0050", (4, 4))]
+)
+def test_a_red_chip_holed_by_its_highlight_on_a_red_card_is_read(name, cell):
+    """A red chip on a card printed red, holed by its highlight, small in the frame (20-21 px
+    cells): too little of its red survived the erosion for a chip, too much for printing, and
+    the cell was left `?` (undecided). Its red is a disc as wide as the board's chips, as a
+    chip read as ink shows: it is read red."""
+    reading, truth = _read(name)
+    r, c = cell
+    assert truth["cells"][r][c] == "R"
+    assert reading.cells[r][c] == "R"
     assert _wrong(reading, truth) == []

@@ -45,6 +45,7 @@ CAUSE_TEXT: dict[str, str] = {
     "undecided": "neither clearly a chip nor clearly the card's printing",
     "red_print": "red as big as a chip but not round (a bold printed heart or diamond?)",
     "red_on_black": "red where its card prints none, but not a chip's round disc",
+    "rust_disc": "a chip's round disc in orange-red on a card printed red",
     "next_to_cover": "beside a covered cell, with signs of the same cover",
 }
 
@@ -70,6 +71,7 @@ CAUSE_KIND: dict[str, str] = {
     "undecided": "unclear",
     "red_print": "unclear",
     "red_on_black": "unclear",
+    "rust_disc": "unclear",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
 

@@ -96,6 +96,7 @@ REPITCH_FIRST = 0.9  # ... refined fully if one refining round reaches this shar
 # the fitted ones, refined where their lines stay on them, else as found; each is reported
 # only if it reads clearly plausibly (``lines`` below ``pipeline.WEAK_LINES``)
 SHEETS = 4
+OUTSIDE_CELLS = 0.5  # a located grid further out of the frame than this is tried last
 SHEET_SOURCES = ("outline", "colour-outline")
 SHEET_SOURCE = "sheet"  # a located grid's source when it is such an outline
 SHEET_MOVE_MAX = 0.25  # of a cell: a refined sheet moved further is the sheet's own edge lost
@@ -797,7 +798,11 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
         if s2 > s * 1.2:
             fine_grey = cv2.cvtColor(fine, cv2.COLOR_BGR2GRAY)
             coarse += _coarse_fits(fine_grey, s2, deep, discs=(OPEN_DISC,))
-    coarse.sort(key=lambda c: -c[0])
+    # best first, but grids that run out of the frame after all that lie in it: a striped
+    # cloth's stripes continue past the frame's edges, and its grids there (each in a few
+    # variants, cut at the frame's edges) crowded the board out of the closer look
+    h, w = bgr.shape[:2]
+    coarse.sort(key=lambda c: (not _inside_frame(c[1], w, h), -c[0]))
     if deep:
         limit = max(limit, DEEP_LIMIT)
     out: list[GridFit] = []
@@ -865,6 +870,15 @@ def from_sheet(source: str) -> bool:
     """Whether a located grid's ``source`` is an outline taken as the grid itself (``SHEETS``),
     as located or moved from there."""
     return source.startswith(SHEET_SOURCE)
+
+
+def _inside_frame(quad: np.ndarray, w: int, h: int, cells: float = OUTSIDE_CELLS) -> bool:
+    """Whether no corner of the grid ``quad`` lies further than ``cells`` of its cells outside a
+    ``w`` x ``h`` frame."""
+    q = np.asarray(quad)
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    margin = cells * float(sides.min()) / 10
+    return bool(np.all((q >= -margin) & (q <= np.array([w, h]) + margin)))
 
 
 def _off_frame_edges(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:

@@ -24,7 +24,7 @@ from companion.vision.cleared_covers import (
     chips_beside_no_cover,
     chips_hiding_lines,
 )
-from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask
+from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
     canonical_corners,
@@ -103,6 +103,11 @@ TWINS_ALIKE_MIN = 0.25
 # alike (an arm over one of them; a paper board's corners print three different emblems)
 TWINS_CLEAR = 0.9
 TWINS_CLEAR_PAIRS = 8
+# ... and a first grid read plausibly whose twins look less alike than this over as many pairs
+# may be a part of a cell off: its alternatives are tried rather than taking it at once (an
+# independently drawn board's outline read 1.13 with its twins 0.30 alike over 10 pairs and
+# 7 chips straddling its boundaries; the grid moved by their offset read 1.55, twins 0.92)
+TWINS_SURE = 0.6
 # the moves tried: along each axis, then along both (a paper board's margins, each a cell
 # wide, fooled the fit by a cell along both axes: the moves along one axis ran off the frame
 # or still read a margin line; 42 of 100 cells read wrong on an independently drawn frame)
@@ -598,7 +603,11 @@ class BoardReader:
                     best = result
                     # (a lens was fitted to the first located grid's own lines only)
                     lens_unfitted = i > 0 and trial is not plain_trial
-            if trial is last_first and best.plausibility >= CONFIDENT_PLAUSIBILITY:
+            if (
+                trial is last_first
+                and best.plausibility >= CONFIDENT_PLAUSIBILITY
+                and not _twins_doubtful(best.parts)
+            ):
                 break  # a clear reading: no need to try the alternatives
         if best is not None and lens_unfitted and best.lens == 0.0 and not deep:
             best = self._with_own_lens(best, bgr) or best
@@ -960,21 +969,35 @@ class BoardReader:
         # red read as printing that is a chip's disc: a chip dark, brownish or holed by its
         # highlight, small in the frame (on a card that prints no red: a chip or unknown)
         ink = why.get("_ink")
+        # (and a cell left unknown only as neither a chip nor printing: a red chip holed by its
+        # highlight on a card printed red keeps too little red through the erosion; read as a
+        # chip by its disc, else left as it is, for the looks below)
+        left = undecided & (symbols == "?")
+        if ink is not None and left.any():
+            ink = ink | left
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
+            profile, saturated = self.profile, self.profile.min_saturation
             red, doubtful = chips_read_as_ink(
                 ink,
                 feats.raw["R"],
                 feats.red_strongest,
                 masks["R"],
                 width(),
-                no_red_cells(self.orientation),
+                no_red := no_red_cells(self.orientation),
                 red_ace_cells(self.orientation),
                 shape,
                 memo,
+                None if feats.hsv is None else lambda: hue_mask(feats.hsv, profile, "R", saturated),
             )
             read = np.where(red, "R", "")
+            doubtful &= ~left
             symbols, conf = _looked(
-                symbols, conf, why, read, INK_CHIP_CONF, doubtful, "red_on_black"
+                symbols, conf, why, read, INK_CHIP_CONF, doubtful & no_red, "red_on_black"
+            )
+            # (red printed on the card, and a chip's disc in red's paler orange hues too)
+            rust = doubtful & ~no_red
+            symbols, conf = _looked(
+                symbols, conf, why, np.full((10, 10), ""), 0.0, rust, "rust_disc"
             )
         # a chip small against its cell, or holed by its highlight: in a cell read empty, or
         # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
@@ -1214,6 +1237,13 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
         and (not corners or parts.corners_alike >= CLEAR_INK_CORNERS_MIN or _twins_clear(parts))
         and parts.corner_chips == 0
     )
+
+
+def _twins_doubtful(parts: Judgement) -> bool:
+    """Whether a reading's empty twins, over enough pairs to say, look less alike than a grid
+    on the cards' as a rule (``TWINS_SURE``): however plausibly it reads, its alternatives are
+    tried too."""
+    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike < TWINS_SURE
 
 
 def _twins_clear(parts: Judgement) -> bool:

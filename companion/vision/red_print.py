@@ -22,6 +22,8 @@ image (``chips.CellFeatures.ink_masks["R"]``), holes (a chip's highlight) filled
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from companion.vision.chip_shapes import (
@@ -128,6 +130,7 @@ def chips_read_as_ink(
     aces: np.ndarray,
     shape: CellShape,
     memo: dict | None = None,
+    loose_mask: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(chips, doubtful)`` (10x10 bool each): of the cells read empty as printed red ink
     (``ink``, screen order) with red over ``INK_CHIP_RED_MIN`` of the cell (``red_share``) and
@@ -143,7 +146,11 @@ def chips_read_as_ink(
     in a cell of a grid a little off fill its middle with red too, but not as a disc). On
     another card only a disc clearly as wide as a chip and about as round (``WIDE_DISC``) is a
     chip: no printing but an ace's one big pip measures so (a cards art's: 0.94 of the width,
-    1.33-1.40x its circle); the rest stays printing."""
+    1.33-1.40x its circle); the rest stays printing, unless red's hues at the chip colours'
+    least saturation (``loose_mask``: a callable making that 0/255 mask, with the orange-red
+    hues) make a disc both round and as wide as a chip there: a rust-red chip keeps only part
+    of its red class (its paler orange half is neither red nor skin), while printing keeps
+    its shape in those hues too (unknown then)."""
     look = ink & (red_share >= INK_CHIP_RED_MIN) & red_top & ~aces & ~CORNERS
     if not look.any() or not width:  # (no chip of the board's own to measure a disc against)
         return np.zeros_like(look), look & no_red
@@ -156,4 +163,17 @@ def chips_read_as_ink(
         lambda r, c: chip_disc(red_mask, r, c, shape, width),
     )
     chips = look & np.where(no_red, (found & (ROUND_DISC | WIDE_DISC)) > 0, (found & WIDE_DISC) > 0)
-    return chips, look & no_red & ~chips
+    doubtful = look & no_red & ~chips
+    printed = look & ~no_red & ~chips
+    if loose_mask is not None and printed.any():
+        loose = loose_mask()
+        disc = kept(
+            memo,
+            "chips_read_as_ink_loose",
+            printed,
+            red_share,
+            0,
+            lambda r, c: chip_disc(loose, r, c, shape, width),
+        )
+        doubtful |= printed & (disc == (ROUND_DISC | WIDE_DISC))
+    return chips, doubtful

@@ -142,6 +142,12 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
 
 # a chip washed out by glare still shows its hue this faintly (of 255) over its disc
 WASHED_SATURATION = 16
+# ... or in red's band and these hues below it, where the cell shows more of them than of red:
+# a red chip washed pink, with the glare taken off and the light divided out by a cream
+# card's white, leans to crimson (hues 162-171: 242 pixels of a 27x21 cell, 28 in red's
+# band); a bold heart's blurred pink rim reaches them too, but its red is most of it (12-17
+# pixels beside 157-165), and joined to it made a disc
+WASHED_CRIMSON = (158, 169)
 
 
 def washed_discs(
@@ -174,7 +180,13 @@ def washed_discs(
         # (looked at in the 3x3 cells around: a chip's blob reaches at most into the next)
         r0, c0 = max(0, r - 1), max(0, c - 1)
         part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
-        masks = (hue_mask(part, profile, sym, WASHED_SATURATION) for sym in CHIP_SYMBOLS)
+        masks = [hue_mask(part, profile, sym, WASHED_SATURATION) for sym in CHIP_SYMBOLS]
+        low = (WASHED_CRIMSON[0], WASHED_SATURATION, profile.min_value)
+        crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
+        own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
+        red = masks[CHIP_SYMBOLS.index("R")]
+        if cv2.countNonZero(crimson[own]) > cv2.countNonZero(red[own]):
+            masks.append(crimson | red)
         return int(any(chip_disc(m, r - r0, c - c0, shape, width) for m in masks))
 
     return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
