@@ -159,9 +159,12 @@ def test_thin_lines_of_a_big_board_in_a_fine_frame_stay_boundaries():
 def test_a_smooth_view_is_only_made_for_a_frame_much_finer_than_the_grid_image():
     from companion.vision.pipeline import warp_grid_smooth
 
-    img = _thin_lined_board(cell=40)
-    quad = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], np.float64)
+    img = _thin_lined_board(cell=34)  # 1.4 frame pixels per grid pixel: sampled densely
+    quad = np.array([[0, 0], [340, 0], [340, 340], [0, 340]], np.float64)
     assert warp_grid_smooth(img, quad) is None
+    img = _thin_lined_board(cell=40)  # 1.7: a 1-px line may fall between two samples
+    quad = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], np.float64)
+    assert warp_grid_smooth(img, quad) is not None
     big = _thin_lined_board(cell=125)
     quad = np.array([[0, 0], [1250, 0], [1250, 1250], [0, 1250]], np.float64)
     smooth = warp_grid_smooth(big, quad)
