@@ -1929,7 +1929,10 @@ def classify(
         # may read as thin ink): only the cell itself, showing what it holds, is read
         veil_signs = veiled & gone
         veil_signs |= border_veiled & causes["foreign_border"]
-        causes["boundaries_gone"] = gone & ~veiled
+        # (a solid chip in plain sight, no skin on it and no foreign border beside it, lies on
+        # top: nothing covers it, and its lines are only faint, as a sheet of cards printed
+        # edge to edge shows them at this size)
+        causes["boundaries_gone"] = gone & ~veiled & ~solid_chip
         causes["foreign_border"] &= ~border_veiled
         hand_at = is_chip & (feats.skin >= hand_skin) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:
