@@ -362,3 +362,16 @@ def test_solid_chips_in_plain_sight_are_not_covered_for_faint_lines():
     reading, truth = _read("mixed7_frame_0086")
     assert _wrong(reading, truth) == []
     assert sum(row.count("?") for row in reading.cells) <= 13
+
+
+def test_chips_beside_a_chip_washed_out_by_glare_are_read():
+    """Four green chips holed by their highlights around a red chip washed out by glare (67
+    grey levels taken off): each green one left `?` as a pattern, and the small-chip look,
+    which reads such discs, was blocked by the washed-out cell beside them as if a card lay
+    there. Glare pales a chip but never hides one beside it: the four are read green (their
+    discs are as wide as the board's chips), and only the washed-out chip stays `?`."""
+    reading, truth = _read("jax4_frame_0069")
+    assert _wrong(reading, truth) == []
+    for r, c in ((3, 3), (4, 2), (5, 1), (6, 3)):
+        assert reading.cells[r][c] == truth["cells"][r][c] == "G"
+    assert sum(row.count("?") for row in reading.cells) <= 1

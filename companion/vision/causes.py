@@ -74,6 +74,7 @@ CAUSE_KIND: dict[str, str] = {
     "rust_disc": "unclear",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
+GLARE_CAUSES = frozenset(code for code, kind in CAUSE_KIND.items() if kind == "glare")
 
 
 def cause_kind(codes: tuple[str, ...]) -> str | None:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision import chips
-from companion.vision.causes import held_only_by, unknown_reasons
+from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
 from companion.vision.chip_shapes import board_chip_width
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
@@ -1016,7 +1016,10 @@ class BoardReader:
             # (an echo alone is looked at as a cell read empty is: with some solid colour)
             doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
             if doubts.any():
-                other = unknown & ~lookable & ~chips.CORNERS
+                # (glare pales a chip but never turns it into another, nor hides a chip beside
+                # it: a cell doubted only for glare, or beside a doubt, blocks none)
+                glared = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER})
+                other = unknown & ~lookable & ~glared & ~chips.CORNERS
                 echoes = why.get(BESIDE_COVER, False)
                 blocking = other | (lookable & echoes & chips._beside(other))
                 # (no blocking cell among its 8 neighbours: a dilation of them, which marks a
