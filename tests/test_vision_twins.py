@@ -23,6 +23,7 @@ from companion.vision.twins import (
     empty_twins_alike,
     likeness,
     twin_cells,
+    unlike_empty_twins,
 )
 
 CELL_W, CELL_H = 60, 40
@@ -228,3 +229,29 @@ def test_a_grid_off_the_cards_has_empty_twins_unlike():
     for cell in np.flatnonzero(twins > np.arange(100))[: TWIN_PAIRS_MIN - 1]:
         few.ravel()[[cell, twins[cell]]] = "."
     assert empty_twins_alike(off, few, 0) == (None, TWIN_PAIRS_MIN - 1)
+
+
+def test_a_red_disc_unlike_its_surely_empty_twin_is_something_lying_there():
+    grid = _printed_grid()
+    cell = 1  # B1 and its twin
+    twin = int(twin_cells(0).ravel()[cell])
+    r, c = divmod(cell, 10)
+    look = np.zeros((10, 10), bool)
+    look[r, c] = True
+    symbols = np.full((10, 10), ".", "<U1")
+    symbols[r, c] = "?"
+    sure = np.ones((10, 10), bool)
+    # the cell as printed looks like its twin: nothing lies there
+    assert not unlike_empty_twins(grid, look, symbols, sure, 0).any()
+    # a red chip over it breaks the likeness
+    with_chip = grid.copy()
+    cv2.circle(
+        with_chip, (c * CELL_W + CELL_W // 2, r * CELL_H + CELL_H // 2), 15, CHIP_BGR["R"], -1
+    )
+    assert unlike_empty_twins(with_chip, look, symbols, sure, 0)[r, c]
+    # ... but only against a twin read empty, and surely so
+    not_sure = sure.copy()
+    not_sure[divmod(twin, 10)] = False
+    assert not unlike_empty_twins(with_chip, look, symbols, not_sure, 0).any()
+    symbols[divmod(twin, 10)] = "R"
+    assert not unlike_empty_twins(with_chip, look, symbols, sure, 0).any()

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
-from companion.vision.chip_shapes import board_chip_width
+from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
     chips_beside_no_cover,
@@ -60,7 +60,12 @@ from companion.vision.small_chips import (
     washed_discs,
 )
 from companion.vision.stats import median, percentile_u8
-from companion.vision.twins import empty_like_cousins, empty_like_twins, empty_twins_alike
+from companion.vision.twins import (
+    empty_like_cousins,
+    empty_like_twins,
+    empty_twins_alike,
+    unlike_empty_twins,
+)
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
 
 STILL_THERE_MIN = 0.35  # boundary contrast at the known grid positions, else re-locate
@@ -844,6 +849,10 @@ class BoardReader:
                 if alike.any():
                     symbols = np.where(alike, ".", symbols)
                     conf = np.where(alike, likeness, conf)
+            # a red ace left undecided, its red a disc as wide as a chip (a chip, or the ace's
+            # one big pip: alike in shape), is a chip where it does not look like its twin ace
+            # read empty
+            symbols, conf = self._chips_on_red_aces(symbols, conf, why, feats, grid)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
@@ -917,6 +926,35 @@ class BoardReader:
             lens=float(self.lens),
             unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
+
+    def _chips_on_red_aces(self, symbols, conf, why, feats, grid):
+        """``symbols`` and ``conf`` with the red aces left `?` only as undecided, red their
+        strongest chip colour over ``INK_CHIP_RED_MIN`` of them as a disc as wide as a chip
+        (``chip_shapes.chip_disc``'s ``WIDE_DISC``, against this board's chip width), read
+        red where they look unlike their twin ace read surely empty
+        (``twins.unlike_empty_twins``)."""
+        look = (symbols == "?") & red_ace_cells(self.orientation)
+        if not look.any() or feats.ink_masks is None:
+            return symbols, conf
+        look &= held_only_by(why, ("undecided",))
+        look &= (feats.raw["R"] >= INK_CHIP_RED_MIN) & feats.red_strongest
+        if not look.any():
+            return symbols, conf
+        shape = chips.shape_of(grid)
+        masks = feats.ink_masks
+        width = board_chip_width(
+            cv2.bitwise_or(masks["B"], masks["G"]),
+            np.maximum(feats.raw["B"], feats.raw["G"]),
+            shape,
+        )
+        if not width:
+            return symbols, conf
+        for r, c in np.argwhere(look):
+            look[r, c] = bool(chip_disc(feats.ink_masks["R"], r, c, shape, width) & WIDE_DISC)
+        if look.any():
+            red = unlike_empty_twins(grid, look, symbols, conf > RED_PRINT_CONF, self.orientation)
+            symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
+        return symbols, conf
 
     def _chip_shapes(self, symbols, conf, why, feats, grid, judge):
         """``symbols`` and ``conf`` with the chips told by their shapes
