@@ -1037,9 +1037,9 @@ class BoardReader:
             )
             # (red printed on the card, and a chip's disc in red's paler orange hues too)
             rust = doubtful & ~no_red
-            symbols, conf = _looked(
-                symbols, conf, why, np.full((10, 10), ""), 0.0, rust, "rust_disc"
-            )
+            if rust.any():
+                symbols, conf = _taken(symbols, conf, rust, "?", 0.0)
+                why["rust_disc"] = rust
         # a chip small against its cell, or holed by its highlight: in a cell read empty, or
         # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
         # sleeve lies over several cells and brings signs of a cover; its pattern may show

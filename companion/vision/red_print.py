@@ -166,14 +166,13 @@ def chips_read_as_ink(
     doubtful = look & no_red & ~chips
     printed = look & ~no_red & ~chips
     if loose_mask is not None and printed.any():
-        loose = loose_mask()
-        disc = kept(
-            memo,
-            "chips_read_as_ink_loose",
-            printed,
-            red_share,
-            0,
-            lambda r, c: chip_disc(loose, r, c, shape, width),
-        )
+        made: list[np.ndarray] = []  # (made only for a cell the memo has no answer for)
+
+        def loose_disc(r: int, c: int) -> int:
+            if not made:
+                made.append(loose_mask())
+            return chip_disc(made[0], r, c, shape, width)
+
+        disc = kept(memo, "chips_read_as_ink_loose", printed, red_share, 0, loose_disc)
         doubtful |= printed & (disc == (ROUND_DISC | WIDE_DISC))
     return chips, doubtful
