@@ -941,12 +941,7 @@ class BoardReader:
         if not look.any():
             return symbols, conf
         shape = chips.shape_of(grid)
-        masks = feats.ink_masks
-        width = board_chip_width(
-            cv2.bitwise_or(masks["B"], masks["G"]),
-            np.maximum(feats.raw["B"], feats.raw["G"]),
-            shape,
-        )
+        width = _chip_width(feats, shape)
         if not width:
             return symbols, conf
         for r, c in np.argwhere(look):
@@ -968,11 +963,7 @@ class BoardReader:
 
         def width() -> float | None:
             if memo.get("chip_width") is None:
-                memo["chip_width"] = board_chip_width(
-                    cv2.bitwise_or(masks["B"], masks["G"]),
-                    np.maximum(feats.raw["B"], feats.raw["G"]),
-                    shape,
-                )
+                memo["chip_width"] = _chip_width(feats, shape)
             return memo["chip_width"]
 
         # (a cell left unknown only as neither clearly a chip nor clearly printing may turn
@@ -1017,7 +1008,7 @@ class BoardReader:
         if ink is not None and left.any():
             ink = ink | left
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
-            profile, saturated = self.profile, self.profile.min_saturation
+            profile = self.profile
             red, doubtful = chips_read_as_ink(
                 ink,
                 feats.raw["R"],
@@ -1028,7 +1019,9 @@ class BoardReader:
                 red_ace_cells(self.orientation),
                 shape,
                 memo,
-                None if feats.hsv is None else lambda: hue_mask(feats.hsv, profile, "R", saturated),
+                None
+                if feats.hsv is None
+                else lambda: hue_mask(feats.hsv, profile, "R", profile.min_saturation),
             )
             read = np.where(red, "R", "")
             doubtful &= ~left
@@ -1099,6 +1092,15 @@ class BoardReader:
                     symbols, conf, why, np.full((10, 10), ""), 0.0, doubtful, "washed_chip"
                 )
         return symbols, conf
+
+
+def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape) -> float | None:
+    """This board's chip width in the grid image (``chip_shapes.board_chip_width`` of its blue
+    and green chips, never printed), or None."""
+    masks = feats.ink_masks
+    return board_chip_width(
+        cv2.bitwise_or(masks["B"], masks["G"]), np.maximum(feats.raw["B"], feats.raw["G"]), shape
+    )
 
 
 def _taken(

@@ -22,6 +22,7 @@ image (``chips.CellFeatures.ink_masks["R"]``), holes (a chip's highlight) filled
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -166,13 +167,14 @@ def chips_read_as_ink(
     doubtful = look & no_red & ~chips
     printed = look & ~no_red & ~chips
     if loose_mask is not None and printed.any():
-        made: list[np.ndarray] = []  # (made only for a cell the memo has no answer for)
-
-        def loose_disc(r: int, c: int) -> int:
-            if not made:
-                made.append(loose_mask())
-            return chip_disc(made[0], r, c, shape, width)
-
-        disc = kept(memo, "chips_read_as_ink_loose", printed, red_share, 0, loose_disc)
+        loose = functools.cache(loose_mask)  # (made only for a cell the memo has no answer for)
+        disc = kept(
+            memo,
+            "chips_read_as_ink_loose",
+            printed,
+            red_share,
+            0,
+            lambda r, c: chip_disc(loose(), r, c, shape, width),
+        )
         doubtful |= printed & (disc == (ROUND_DISC | WIDE_DISC))
     return chips, doubtful
