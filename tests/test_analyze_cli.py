@@ -86,3 +86,38 @@ def test_bad_calibration_file_is_a_usage_error(tmp_path, capsys):
         assert "no such calibration file" in str(exc)
     else:  # pragma: no cover
         raise AssertionError("missing calibration file must raise")
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """``jpeg`` with an APP1 Exif segment holding only the orientation tag (0x0112), as a
+    phone writes for a photo taken held sideways: the pixels stay as the sensor saw them."""
+    ifd = (
+        b"MM\x00\x2a\x00\x00\x00\x08"  # big-endian TIFF header, first IFD at offset 8
+        + b"\x00\x01"  # one entry
+        + b"\x01\x12\x00\x03\x00\x00\x00\x01"  # orientation, SHORT, count 1
+        + orientation.to_bytes(2, "big")
+        + b"\x00\x00"
+        + b"\x00\x00\x00\x00"  # no next IFD
+    )
+    body = b"Exif\x00\x00" + ifd
+    app1 = b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body
+    assert jpeg[:2] == b"\xff\xd8"
+    return jpeg[:2] + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_s_exif_orientation_is_honoured(tmp_path, capsys):
+    """A phone held sideways stores the picture as the sensor saw it and an Exif tag saying
+    how to turn it (6: 90 degrees clockwise). The board is read as the photo shows it to the
+    players, so `orientation` is the one they see on screen."""
+    frame, _ = make_frame(SOME, orientation=0, seed=5)
+    # the sensor's picture: the scene turned 90 degrees counter-clockwise
+    sensor = cv2.rotate(frame, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, jpeg = cv2.imencode(".jpg", sensor, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    photo = tmp_path / "phone.jpg"
+    photo.write_bytes(_with_exif_orientation(jpeg.tobytes(), 6))
+    assert main(["analyze", "--json", str(photo)]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert reading["board_found"] is True
+    assert reading["orientation"] == 0
+    assert reading["cells"] == SOME
