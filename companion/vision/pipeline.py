@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
-from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc
+from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc, kept
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
     chips_beside_no_cover,
@@ -830,8 +830,11 @@ class BoardReader:
         # a red chip on a card printed red: round as a chip, or a bold heart or diamond (the
         # doubtful ones then look like their empty twin, or not); then a chip small against its
         # cell (a board printed large for its chips): a round disc as wide as the board's chips
+        # (a located grid's memo keeps the board's chip width and each cell's answer; a
+        # judged grid's glare is left on: not kept)
+        memo = {} if judge else self._cache.red_shapes
         if feats.ink_masks is not None:
-            symbols, conf = self._chip_shapes(symbols, conf, why, feats, grid, judge)
+            symbols, conf = self._chip_shapes(symbols, conf, why, feats, grid, memo)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -852,7 +855,7 @@ class BoardReader:
             # a red ace left undecided, its red a disc as wide as a chip (a chip, or the ace's
             # one big pip: alike in shape), is a chip where it does not look like its twin ace
             # read empty
-            symbols, conf = self._chips_on_red_aces(symbols, conf, why, feats, grid)
+            symbols, conf = self._chips_on_red_aces(symbols, conf, why, feats, grid, memo)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
@@ -927,12 +930,12 @@ class BoardReader:
             unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
 
-    def _chips_on_red_aces(self, symbols, conf, why, feats, grid):
+    def _chips_on_red_aces(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the red aces left `?` only as undecided, red their
         strongest chip colour over ``INK_CHIP_RED_MIN`` of them as a disc as wide as a chip
         (``chip_shapes.chip_disc``'s ``WIDE_DISC``, against this board's chip width), read
         red where they look unlike their twin ace read surely empty
-        (``twins.unlike_empty_twins``)."""
+        (``twins.unlike_empty_twins``). ``memo`` as in :meth:`_chip_shapes`."""
         look = (symbols == "?") & red_ace_cells(self.orientation)
         if not look.any() or feats.ink_masks is None:
             return symbols, conf
@@ -941,30 +944,34 @@ class BoardReader:
         if not look.any():
             return symbols, conf
         shape = chips.shape_of(grid)
-        width = _chip_width(feats, shape)
+        width = _chip_width(feats, shape, memo)
         if not width:
             return symbols, conf
-        for r, c in np.argwhere(look):
-            look[r, c] = bool(chip_disc(feats.ink_masks["R"], r, c, shape, width) & WIDE_DISC)
+        red_mask = feats.ink_masks["R"]
+        disc = kept(
+            memo,
+            "red_aces",
+            look,
+            feats.raw["R"],
+            0,
+            lambda r, c: chip_disc(red_mask, r, c, shape, width),
+        )
+        look &= (disc & WIDE_DISC) > 0
         if look.any():
             red = unlike_empty_twins(grid, look, symbols, conf > RED_PRINT_CONF, self.orientation)
             symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
         return symbols, conf
 
-    def _chip_shapes(self, symbols, conf, why, feats, grid, judge):
+    def _chip_shapes(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips told by their shapes
         (``companion.vision.red_print``: bold printing, red read as ink that is a chip's disc;
-        ``companion.vision.small_chips``: small, bitten and pale chips); a located grid's
-        memo keeps the board's chip width and each cell's answer (a judged grid's glare is left
-        on: not kept)."""
-        memo = {} if judge else self._cache.red_shapes
+        ``companion.vision.small_chips``: small, bitten and pale chips); ``memo`` (a located
+        grid's) keeps the board's chip width and each cell's answer."""
         shape = chips.shape_of(grid)
         masks = feats.ink_masks  # the class masks as measured
 
         def width() -> float | None:
-            if memo.get("chip_width") is None:
-                memo["chip_width"] = _chip_width(feats, shape)
-            return memo["chip_width"]
+            return _chip_width(feats, shape, memo)
 
         # (a cell left unknown only as neither clearly a chip nor clearly printing may turn
         # out to be printing by its shape)
@@ -1008,7 +1015,6 @@ class BoardReader:
         if ink is not None and left.any():
             ink = ink | left
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
-            profile = self.profile
             red, doubtful = chips_read_as_ink(
                 ink,
                 feats.raw["R"],
@@ -1021,7 +1027,7 @@ class BoardReader:
                 memo,
                 None
                 if feats.hsv is None
-                else lambda: hue_mask(feats.hsv, profile, "R", profile.min_saturation),
+                else lambda: hue_mask(feats.hsv, self.profile, "R", self.profile.min_saturation),
             )
             read = np.where(red, "R", "")
             doubtful &= ~left
@@ -1029,10 +1035,7 @@ class BoardReader:
                 symbols, conf, why, read, INK_CHIP_CONF, doubtful & no_red, "red_on_black"
             )
             # (red printed on the card, and a chip's disc in red's paler orange hues too)
-            rust = doubtful & ~no_red
-            if rust.any():
-                symbols, conf = _taken(symbols, conf, rust, "?", 0.0)
-                why["rust_disc"] = rust
+            symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful & ~no_red, "rust_disc")
         # a chip small against its cell, or holed by its highlight: in a cell read empty, or
         # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
         # sleeve lies over several cells and brings signs of a cover; its pattern may show
@@ -1088,19 +1091,21 @@ class BoardReader:
             washed = (symbols == ".") & glared
             if washed.any() and width():
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
-                symbols, conf = _looked(
-                    symbols, conf, why, np.full((10, 10), ""), 0.0, doubtful, "washed_chip"
-                )
+                symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
         return symbols, conf
 
 
-def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape) -> float | None:
+def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape, memo: dict) -> float | None:
     """This board's chip width in the grid image (``chip_shapes.board_chip_width`` of its blue
-    and green chips, never printed), or None."""
-    masks = feats.ink_masks
-    return board_chip_width(
-        cv2.bitwise_or(masks["B"], masks["G"]), np.maximum(feats.raw["B"], feats.raw["G"]), shape
-    )
+    and green chips, never printed), or None; measured once and kept in ``memo``."""
+    if memo.get("chip_width") is None:
+        masks = feats.ink_masks
+        memo["chip_width"] = board_chip_width(
+            cv2.bitwise_or(masks["B"], masks["G"]),
+            np.maximum(feats.raw["B"], feats.raw["G"]),
+            shape,
+        )
+    return memo["chip_width"]
 
 
 def _taken(
@@ -1117,15 +1122,17 @@ def _looked(
     symbols: np.ndarray,
     conf: np.ndarray,
     why: dict,
-    read: np.ndarray,
+    read: np.ndarray | None,
     read_conf: float,
     doubtful: np.ndarray | None = None,
     cause: str = "",
 ) -> tuple[np.ndarray, np.ndarray]:
     """``symbols`` and ``conf`` after a look at the chips' shapes: its readings (``read``, 10x10
-    symbols, ``""`` where it has none) with ``read_conf``, and its ``doubtful`` cells unknown,
-    held by ``cause`` in ``why`` (with any other cells that cause held already)."""
-    symbols, conf = _taken(symbols, conf, read != "", read, read_conf)
+    symbols, ``""`` where it has none; None: a look that only doubts) with ``read_conf``, and
+    its ``doubtful`` cells unknown, held by ``cause`` in ``why`` (with any other cells that
+    cause held already)."""
+    if read is not None:
+        symbols, conf = _taken(symbols, conf, read != "", read, read_conf)
     if doubtful is not None and doubtful.any():
         symbols, conf = _taken(symbols, conf, doubtful, "?", 0.0)
         why[cause] = why[cause] | doubtful if cause in why else doubtful
