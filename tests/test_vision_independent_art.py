@@ -10,8 +10,10 @@ from pathlib import Path
 
 import cv2
 import pytest
+from companion.calibration import Calibration
 
-from companion.vision import analyze_image
+from companion.vision import BoardReader, analyze_image
+from companion.vision.geometry import canonical_corners
 
 DATA = Path(__file__).parent / "data" / "independent"
 
@@ -386,3 +388,39 @@ def test_a_red_chip_on_a_red_ace_unlike_its_empty_twin_is_read():
     assert truth["cells"][7][6] == "R"
     assert reading.cells[7][6] == "R"
     assert reading.cells == truth["cells"]
+
+
+def test_a_board_seen_at_a_tilt_is_read_with_round_chips():
+    """A jax-like board turned a quarter and seen at a tilt: foreshortened, its quad's
+    apparent ratio made the grid image's cells half as wide as tall (the cards are 2/3), and
+    its chips ellipses 0.73 as wide as tall. No blob was round: the board's chip width went
+    unmeasured and six green chips small against their cells were `?` as a pattern. Warped
+    again to cells that keep the chips round, the board reads exactly."""
+    frame = cv2.imread(str(DATA / "jax9_frame_0027.jpg"))
+    truth = json.loads((DATA / "jax9_frame_0027.json").read_text())
+    reader = BoardReader()
+    reading = reader.read(frame)
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert reading.cells == truth["cells"]
+    assert reader.shape is not None
+    assert reader.shape.w / reader.shape.h == pytest.approx(2 / 3, abs=0.07)
+    assert reader.read(frame).cells == truth["cells"]  # and so on the next frame
+
+
+def test_a_calibrated_camera_at_a_tilt_reads_with_round_chips_once_chips_show():
+    """A calibration taken on the empty board stores the quad but cannot say how it stretches
+    chips: the first frame with enough blue and green chips says it, and is read round."""
+    frame = cv2.imread(str(DATA / "jax9_frame_0027.jpg"))
+    truth = json.loads((DATA / "jax9_frame_0027.json").read_text())
+    located = BoardReader()
+    located.read(frame)
+    calibration = Calibration(
+        corners=canonical_corners(located.quad, located.orientation),
+        orientation=located.orientation,
+        image_size=(frame.shape[1], frame.shape[0]),
+        lens=located.lens,
+    )
+    reader = BoardReader(calibration)
+    assert reader.shape is None
+    assert reader.read(frame).cells == truth["cells"]
+    assert reader.shape == located.shape

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
+from companion.vision.chip_aspect import chip_stretch, round_chip_shape
 from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc, kept
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
@@ -180,6 +181,7 @@ class TrialReading(NamedTuple):
     notes: list[str]
     parts: Judgement
     lines: float
+    stretch: float | None = None  # how its grid image stretches the chips (chip_stretch)
 
     @property
     def lens(self) -> float:
@@ -327,6 +329,10 @@ class BoardReader:
         self.profile = profile or (calibration.profile if calibration else ColourProfile())
         self.quad: np.ndarray | None = None  # screen quad of the playing area
         self.lens = 0.0  # the lens bending the grid between its corners (vision.lens)
+        # the grid image's cell shape when the quad's apparent ratio would not keep the
+        # chips round (``chip_aspect``); None: that ratio's (``grid_shape``)
+        self.shape: chips.CellShape | None = None
+        self._stretch_known = False  # ... measured on enough chips (else looked at each frame)
         self.orientation: int | None = None
         self.located_by = ""
         self._calibrated_size: tuple[int, int] | None = None
@@ -334,6 +340,7 @@ class BoardReader:
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
         self._last_chip_mask: np.ndarray | None = None  # of the grid read last
+        self._last_masks: dict[str, np.ndarray] | None = None  # ... its class masks
         self._last_unknown = 0.0  # share of '?' in the last reading
         self._last_vote = None
         self._frames_since_vote = 0
@@ -360,12 +367,14 @@ class BoardReader:
                 self.quad = self.quad * np.array([w / cw, h / ch])
             self._calibrated_size = (w, h)
         if self.quad is not None:
-            grid = warp_grid(bgr, self.quad, lens=self.lens)
+            grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
             contrast = boundary_contrast(grid)
             if self._contrast0 is None:
                 self._contrast0 = contrast
             if contrast >= max(STILL_THERE_MIN, STILL_THERE_RATIO * self._contrast0):
                 reading = self._read_grid(grid, notes, frame=bgr)
+                if not self._stretch_known:
+                    reading = self._with_round_chips(bgr, grid, reading, notes)
                 if (
                     _unknown_share(reading) > MOVED_UNKNOWN >= self._last_unknown
                     and contrast < MOVED_CONTRAST * self._contrast0
@@ -389,6 +398,10 @@ class BoardReader:
         canon = canonical_corners(self.quad, self.orientation)
         top = np.linalg.norm(canon[1] - canon[0]) + np.linalg.norm(canon[2] - canon[3])
         side = np.linalg.norm(canon[3] - canon[0]) + np.linalg.norm(canon[2] - canon[1])
+        if self.shape is not None:  # (the ratio that keeps the chips round, turned)
+            top, side = self.shape.w, self.shape.h
+            if self.orientation % 180:
+                top, side = side, top
         height = max(10, int(round(width * side / max(top, 1e-6))))
         if self.lens:
             # the screen grid straightened through its lens, then turned to canonical
@@ -425,7 +438,16 @@ class BoardReader:
         return reading
 
     # what locating a grid sets, kept and put back together
-    _LOCATED = ("quad", "lens", "located_by", "orientation", "_cache", "_last_vote")
+    _LOCATED = (
+        "quad",
+        "lens",
+        "shape",
+        "_stretch_known",
+        "located_by",
+        "orientation",
+        "_cache",
+        "_last_vote",
+    )
 
     def _located_state(self) -> tuple:
         return tuple(getattr(self, name) for name in self._LOCATED)
@@ -522,7 +544,7 @@ class BoardReader:
                 if best.plausibility >= CONFIDENT_PLAUSIBILITY:
                     break
                 continue
-            self.quad, self.located_by, self.lens = quad, source, lens
+            self.quad, self.located_by, self.lens, self.shape = quad, source, lens, None
             self.orientation = calibrated
             grid = warp_grid(bgr, self.quad, lens=lens)
             self._cache = chips.MeasureCache()
@@ -642,13 +664,20 @@ class BoardReader:
         if best is not None and not _acceptable(best, top_match, calibrated):
             best = self._judged_without_glare(best, top_match, bgr) or best
         if best is None or not _acceptable(best, top_match, calibrated):
-            self.quad = None
-            self.lens = 0.0
+            self.quad, self.lens, self.shape = None, 0.0, None
             self.orientation = calibrated
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
         reading, grid = best.reading, best.grid
         self._take_located_state(best.state)
+        self._stretch_known = best.stretch is not None
+        round_shape = round_chip_shape(chips.shape_of(grid), best.stretch)
+        if round_shape is not None:
+            # the chips are ellipses in the grid image (a board seen at a tilt looks shorter
+            # along it than it is): warped again to cells that keep them round, and read so
+            self.shape = round_shape
+            grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
+            self._cache = chips.MeasureCache()
         self._contrast0 = boundary_contrast(grid)
         notes.extend(best.notes)
         veil = estimate_veil(grid)
@@ -656,8 +685,34 @@ class BoardReader:
             # the grid judged right is read again with the glare taken off, the light measured
             # afresh under it (and kept with it for the frames that follow)
             self._cache = chips.MeasureCache(veil=veil)
+        if veil is not None or round_shape is not None:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
+
+    def _with_round_chips(
+        self, bgr: np.ndarray, grid: np.ndarray, reading: BoardReading, notes: list[str]
+    ) -> BoardReading:
+        """``reading`` of the located ``grid``, or, once the chips it shows say how the grid
+        image stretches them (a calibrated quad, or a board located with too few blue and
+        green chips on it), read again from a grid image that keeps them round."""
+        masks = self._last_masks
+        if masks is None:
+            return reading
+        shape = chips.shape_of(grid)
+        stretch = chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), shape)
+        if stretch is None:
+            return reading
+        self._stretch_known = True
+        round_shape = round_chip_shape(shape, stretch)
+        if round_shape is None:
+            return reading
+        self.shape = round_shape
+        grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
+        self._contrast0 = boundary_contrast(grid)
+        # (glare taken off as before: measured again on the new grid image)
+        veil = estimate_veil(grid) if self._cache.veil is not None else None
+        self._cache = chips.MeasureCache(veil=veil)
+        return self._read_grid(grid, notes, frame=bgr)
 
     def _trial(
         self,
@@ -671,8 +726,19 @@ class BoardReader:
         and the judgement's parts, at its plausibility (by default the judgement's own)."""
         if plausibility is None:
             plausibility = self._last_plausibility
+        masks = self._last_masks
+        stretch = None
+        if masks is not None:
+            stretch = chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), chips.shape_of(grid))
         return TrialReading(
-            plausibility, reading, self._located_state(), grid, notes, self._last_parts, lines
+            plausibility,
+            reading,
+            self._located_state(),
+            grid,
+            notes,
+            self._last_parts,
+            lines,
+            stretch,
         )
 
     def _with_own_lens(self, best: TrialReading, bgr: np.ndarray) -> TrialReading | None:
@@ -756,6 +822,7 @@ class BoardReader:
         glare = not judge if glare is None else glare
         feats = chips.measure(grid, self.profile, self._cache, smooth, glare=glare)
         self._last_chip_mask = feats.chip_mask  # for the chip-placement check of a located grid
+        self._last_masks = feats.ink_masks  # ... and for how its grid image stretches the chips
         reference = None
         if self.calibration is not None and self.calibration.reference is not None:
             k_or = self.orientation or 0
