@@ -689,17 +689,22 @@ class BoardReader:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
+    def _last_stretch(self, shape: chips.CellShape) -> float | None:
+        """How the grid image read last (of ``shape``) stretches its blue and green chips
+        (``chip_aspect.chip_stretch``); None when too few show."""
+        masks = self._last_masks
+        if masks is None:
+            return None
+        return chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), shape)
+
     def _with_round_chips(
         self, bgr: np.ndarray, grid: np.ndarray, reading: BoardReading, notes: list[str]
     ) -> BoardReading:
         """``reading`` of the located ``grid``, or, once the chips it shows say how the grid
         image stretches them (a calibrated quad, or a board located with too few blue and
         green chips on it), read again from a grid image that keeps them round."""
-        masks = self._last_masks
-        if masks is None:
-            return reading
         shape = chips.shape_of(grid)
-        stretch = chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), shape)
+        stretch = self._last_stretch(shape)
         if stretch is None:
             return reading
         self._stretch_known = True
@@ -726,10 +731,7 @@ class BoardReader:
         and the judgement's parts, at its plausibility (by default the judgement's own)."""
         if plausibility is None:
             plausibility = self._last_plausibility
-        masks = self._last_masks
-        stretch = None
-        if masks is not None:
-            stretch = chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), chips.shape_of(grid))
+        stretch = self._last_stretch(chips.shape_of(grid))
         return TrialReading(
             plausibility,
             reading,
