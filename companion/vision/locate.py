@@ -877,13 +877,12 @@ def _inside_frame(quad: np.ndarray, w: int, h: int, cells: float = OUTSIDE_CELLS
     ``w`` x ``h`` frame."""
     q = np.asarray(quad)
     sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
-    margin = cells * float(sides.min()) / 10
-    return bool(np.all((q >= -margin) & (q <= np.array([w, h]) + margin)))
+    return _off_frame_edges(q, w, h, margin=-cells * float(sides.min()) / 10)
 
 
 def _off_frame_edges(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:
     """Whether every corner of ``quad`` lies more than ``margin`` pixels inside a ``w`` x
-    ``h`` picture."""
+    ``h`` picture (a negative ``margin``: no further than that outside it)."""
     q = np.asarray(quad)
     return bool(np.all((q > margin) & (q < np.array([w, h]) - 1 - margin)))
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision import chips
 from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
-from companion.vision.chip_aspect import chip_stretch, round_chip_shape
+from companion.vision.chip_aspect import STRETCH_BLOBS, chip_stretch, round_chip_shape
 from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc, kept
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
@@ -181,7 +181,7 @@ class TrialReading(NamedTuple):
     notes: list[str]
     parts: Judgement
     lines: float
-    stretch: float | None = None  # how its grid image stretches the chips (chip_stretch)
+    masks: dict[str, np.ndarray] | None = None  # its class masks (for ``_chip_stretch``)
 
     @property
     def lens(self) -> float:
@@ -670,13 +670,11 @@ class BoardReader:
             return BoardReading(board_found=False, notes=notes)
         reading, grid = best.reading, best.grid
         self._take_located_state(best.state)
-        self._stretch_known = best.stretch is not None
-        round_shape = round_chip_shape(chips.shape_of(grid), best.stretch)
-        if round_shape is not None:
-            # the chips are ellipses in the grid image (a board seen at a tilt looks shorter
-            # along it than it is): warped again to cells that keep them round, and read so
-            self.shape = round_shape
-            grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
+        stretch = _chip_stretch(best.masks, chips.shape_of(grid))
+        self._stretch_known = stretch is not None
+        rounder = self._round_chips_grid(bgr, grid, stretch)
+        if rounder is not None:
+            grid = rounder
             self._cache = chips.MeasureCache()
         self._contrast0 = boundary_contrast(grid)
         notes.extend(best.notes)
@@ -685,34 +683,38 @@ class BoardReader:
             # the grid judged right is read again with the glare taken off, the light measured
             # afresh under it (and kept with it for the frames that follow)
             self._cache = chips.MeasureCache(veil=veil)
-        if veil is not None or round_shape is not None:
+        if veil is not None or rounder is not None:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
-    def _last_stretch(self, shape: chips.CellShape) -> float | None:
-        """How the grid image read last (of ``shape``) stretches its blue and green chips
-        (``chip_aspect.chip_stretch``); None when too few show."""
-        masks = self._last_masks
-        if masks is None:
+    def _round_chips_grid(
+        self, bgr: np.ndarray, grid: np.ndarray, stretch: float | None
+    ) -> np.ndarray | None:
+        """When the located ``grid`` stretches the chips into ellipses by ``stretch``
+        (``chip_aspect``: a board seen at a tilt looks shorter along it than it is), the grid
+        warped again to cells that keep them round (kept as ``shape``); else None."""
+        round_shape = round_chip_shape(chips.shape_of(grid), stretch)
+        if round_shape is None:
             return None
-        return chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), shape)
+        self.shape = round_shape
+        return warp_grid(bgr, self.quad, self.shape, lens=self.lens)
 
     def _with_round_chips(
         self, bgr: np.ndarray, grid: np.ndarray, reading: BoardReading, notes: list[str]
     ) -> BoardReading:
-        """``reading`` of the located ``grid``, or, once the chips it shows say how the grid
-        image stretches them (a calibrated quad, or a board located with too few blue and
-        green chips on it), read again from a grid image that keeps them round."""
-        shape = chips.shape_of(grid)
-        stretch = self._last_stretch(shape)
+        """``reading`` of the located ``grid``, or, once it shows enough blue and green chips
+        to say how the grid image stretches them (a calibrated quad, or a board located with
+        too few on it), read again from a grid image that keeps them round."""
+        shown = sum(row.count("B") + row.count("G") for row in reading.cells or ())
+        if shown < STRETCH_BLOBS:  # (a count, not a look at the blobs, on most such frames)
+            return reading
+        stretch = _chip_stretch(self._last_masks, chips.shape_of(grid))
         if stretch is None:
             return reading
         self._stretch_known = True
-        round_shape = round_chip_shape(shape, stretch)
-        if round_shape is None:
+        grid = self._round_chips_grid(bgr, grid, stretch)
+        if grid is None:
             return reading
-        self.shape = round_shape
-        grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
         self._contrast0 = boundary_contrast(grid)
         # (glare taken off as before: measured again on the new grid image)
         veil = estimate_veil(grid) if self._cache.veil is not None else None
@@ -731,7 +733,6 @@ class BoardReader:
         and the judgement's parts, at its plausibility (by default the judgement's own)."""
         if plausibility is None:
             plausibility = self._last_plausibility
-        stretch = self._last_stretch(chips.shape_of(grid))
         return TrialReading(
             plausibility,
             reading,
@@ -740,7 +741,7 @@ class BoardReader:
             notes,
             self._last_parts,
             lines,
-            stretch,
+            self._last_masks,
         )
 
     def _with_own_lens(self, best: TrialReading, bgr: np.ndarray) -> TrialReading | None:
@@ -1162,6 +1163,14 @@ class BoardReader:
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
                 symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
         return symbols, conf
+
+
+def _chip_stretch(masks: dict[str, np.ndarray] | None, shape: chips.CellShape) -> float | None:
+    """How a grid image of ``shape`` whose class masks are ``masks`` stretches its blue and
+    green chips (``chip_aspect.chip_stretch``); None when too few show."""
+    if masks is None:
+        return None
+    return chip_stretch(cv2.bitwise_or(masks["B"], masks["G"]), shape)
 
 
 def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape, memo: dict) -> float | None:
