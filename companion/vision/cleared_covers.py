@@ -38,7 +38,7 @@ LINES_ALONE_MAX = 1  # unknown cells around a chip whose lines are gone (a cover
 
 
 def _doubted_only(
-    cause: str, symbols: np.ndarray, why: dict[str, np.ndarray]
+    cause: str, symbols: np.ndarray, why: dict[str, np.ndarray], empty: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``cause`` alone
     that were read as a chip before their doubts."""
@@ -48,7 +48,9 @@ def _doubted_only(
     read = np.asarray(why["_read"])
     # (a chip's symbol, by one comparison per colour: np.isin sorts strings, at several
     # times the cost on a reading's 100 cells)
-    chips = unknown & np.logical_or.reduce([read == sym for sym in CHIP_SYMBOLS])
+    chips = unknown & np.logical_or.reduce(
+        [read == sym for sym in CHIP_SYMBOLS + ((".",) if empty else ())]
+    )
     if not chips.any():
         return unknown, chips  # (the causes are asked about only for such cells)
     return unknown, chips & held_only_by(why, {cause})
@@ -69,6 +71,12 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
     )
     around = cv2.filter2D(counted, -1, AROUND, borderType=cv2.BORDER_CONSTANT)  # (its 8)
     return only & (around <= LINES_ALONE_MAX + 0.5)
+
+
+def doubted_beside_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
+    """The unknown cells (10x10 bool, screen order) doubted only for lying beside a cover and
+    read as a chip or empty before that."""
+    return _doubted_only(BESIDE_COVER, symbols, why, empty=True)[1]
 
 
 def chips_beside_no_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:

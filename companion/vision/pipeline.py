@@ -24,6 +24,7 @@ from companion.vision.cleared_covers import (
     BESIDE_COVER,
     chips_beside_no_cover,
     chips_hiding_lines,
+    doubted_beside_cover,
 )
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
@@ -529,7 +530,12 @@ class BoardReader:
             quad, source, handicap, lines, lens = trial
             if handicap and not first_ok:
                 continue
-            if from_sheet(source) and best is not None and _acceptable(best, top_match, calibrated):
+            if (
+                from_sheet(source)
+                and best is not None
+                and _acceptable(best, top_match, calibrated)
+                and not _twins_doubtful(best.parts)
+            ):
                 # an outline taken as the grid itself is the last resort: fitting no lines
                 # and no lens, it only stands in for grids fitted to the board's lines where
                 # none of those reads as a board (unrefined, it read 0.98 plausibly beside a
@@ -915,7 +921,15 @@ class BoardReader:
             def cousins(grid, symbols, orientation):
                 # (a cousin read empty no surer than by its shape alone stands in only with a
                 # second one alike: see empty_like_cousins; ``conf`` as the twins left it)
-                return empty_like_cousins(grid, symbols, orientation, sure=conf > RED_PRINT_CONF)
+                # (cells doubted only beside a cover are no cover: not counted; those read
+                # as a chip before are read back as one or stay unknown, never compared)
+                beside = doubted_beside_cover(symbols, why)
+                if beside.any():
+                    read = why["_read"]
+                    symbols = np.where(beside & (read != "."), read, symbols)
+                return empty_like_cousins(
+                    grid, symbols, orientation, sure=conf > RED_PRINT_CONF, aside=beside
+                )
 
             for look in (twins, cousins):
                 alike, likeness = look(grid, symbols, self.orientation)

@@ -121,7 +121,11 @@ def empty_like_twins(
 
 
 def empty_like_cousins(
-    grid: np.ndarray, symbols: np.ndarray, orientation: int, sure: np.ndarray | None = None
+    grid: np.ndarray,
+    symbols: np.ndarray,
+    orientation: int,
+    sure: np.ndarray | None = None,
+    aside: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells (``symbols`` 10x10, screen order; at most ``COUSIN_CELLS_MAX`` of
     them, else none are looked at) that show what another empty card of their rank or suit
@@ -132,14 +136,20 @@ def empty_like_cousins(
     a reading by shape alone), a card read empty but not surely stands in only with a second
     one alike: a red chip read as bold printing by its shape looks like the red chip on an
     unknown cousin (0.82-0.84 on an independently drawn board, as much as its empty cousins
-    looked alike), while a bold-suit board's hearts, read empty by their shape, are many."""
+    looked alike), while a bold-suit board's hearts, read empty by their shape, are many.
+
+    With ``aside`` (10x10 bool), those unknown cells are compared but not counted against
+    ``COUSIN_CELLS_MAX``: cells doubted only for lying beside a cover are no cover themselves
+    (a felt board's faint line leaves a dozen of them around two cards)."""
     flat = symbols.ravel()
     found = np.zeros(100, bool)
     alike = np.zeros(100, np.float32)
     ranks, suits = (cells.ravel() for cells in card_cells(orientation))
     twins = twin_cells(orientation).ravel()
-    unknown = np.flatnonzero((flat == "?") & (suits != "W"))  # (a free corner holds nothing)
-    if len(unknown) > COUSIN_CELLS_MAX:
+    unknown = (flat == "?") & (suits != "W")  # (a free corner holds nothing)
+    counted = unknown if aside is None else unknown & ~np.asarray(aside).ravel()
+    unknown = np.flatnonzero(unknown)
+    if np.count_nonzero(counted) > COUSIN_CELLS_MAX:
         return found.reshape(10, 10), alike.reshape(10, 10)
     empty = flat == "."
     sure_flat = np.ones(100, bool) if sure is None else np.asarray(sure).ravel()
