@@ -17,12 +17,19 @@ MAX_UNKNOWN = 20  # more unreadable cells than this: the calibration picture is 
 
 
 def calibrate_image(
-    bgr: np.ndarray, orientation: int | None = None, source: str = ""
+    bgr: np.ndarray,
+    orientation: int | None = None,
+    source: str = "",
+    corners: np.ndarray | None = None,
 ) -> Calibration:
     """Locate and orient the board, then store its corners, the empty cells' own colour
     response (so printed red ink is never taken for a red chip) and the chips' hues.
 
     ``orientation`` overrides the ink-pattern vote (for boards without red/black suits).
+    ``corners`` (4 screen points in any order: the outer corners of the 10x10 cells, as the
+    user marked them) replaces locating the board, for a board the locator does not find; they
+    are moved onto the grid lines found within about a third of a cell of them
+    (``BoardReader.place``), and the calibration is marked ``placed``.
     The board may hold chips (calibrating mid-game): cells holding a chip or unreadable get no
     empty-board reference (listed in ``unreferenced``) and are read as without a calibration.
     Raises :class:`CalibrationError` when no board is found or more than ``MAX_UNKNOWN`` cells
@@ -31,10 +38,20 @@ def calibrate_image(
     reader = BoardReader()
     if orientation is not None:
         reader.hold_orientation(orientation)  # the given orientation wins over the ink vote
+    if corners is not None:
+        reader.place(corners, bgr)
     reading = reader.read(bgr)
     if not reading.board_found or reader.quad is None:
         why = "; ".join(reading.notes) or "no 10x10 grid found"
-        raise CalibrationError(f"no board found in the calibration image ({why})")
+        if corners is not None:
+            raise CalibrationError(
+                f"no board read at the given corners ({why}): give the outer corners of the "
+                "10x10 cards, and --orientation if the board prints no red and black suits"
+            )
+        raise CalibrationError(
+            f"no board found in the calibration image ({why}); if the board is in view, give "
+            "its corners with --corners"
+        )
     symbols = np.array([list(r) for r in reading.cells])
     unknown = [cell_name(r, c) for r, c in np.argwhere(symbols == "?")]
     if len(unknown) > MAX_UNKNOWN:
@@ -66,6 +83,7 @@ def calibrate_image(
         source=source,
         unreferenced=unreferenced,
         lens=float(reader.lens),
+        placed=corners is not None,
     )
 
 

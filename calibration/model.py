@@ -12,9 +12,12 @@ JSON (version 1)::
      "source": "empty.jpg",
      "unreferenced": ["B1", "E5"],        # cells that held a chip or were unreadable when
                                           # calibrating: read as without a calibration
-     "lens": -0.12}                       # optional: the camera lens bending the grid between
+     "lens": -0.12,                       # optional: the camera lens bending the grid between
                                           # its corners (companion.vision.lens division model,
                                           # frame half-diagonal units); absent or 0: none
+     "placed": true}                      # optional: the corners were given by the user
+                                          # (``calibrate --corners``): the board is read there
+                                          # however faint its lines; absent: false
 """
 
 from __future__ import annotations
@@ -46,9 +49,10 @@ class Calibration:
     source: str = ""
     unreferenced: list[str] = field(default_factory=list)  # cells without an empty reference
     lens: float = 0.0  # the lens bending the grid between its corners (vision.lens), 0: none
+    placed: bool = False  # the corners were given by the user (``calibrate --corners``)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "version": VERSION,
             "image_size": list(self.image_size),
             "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
@@ -63,6 +67,9 @@ class Calibration:
             "unreferenced": list(self.unreferenced),
             "lens": round(float(self.lens), 5),
         }
+        if self.placed:
+            data["placed"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Calibration:
@@ -101,6 +108,7 @@ class Calibration:
                 source=str(data.get("source", "")),
                 unreferenced=[str(c) for c in data.get("unreferenced") or []],
                 lens=lens,
+                placed=bool(data.get("placed", False)),
             )
         except CalibrationError:
             raise

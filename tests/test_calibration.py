@@ -169,3 +169,92 @@ def test_a_camera_with_a_strong_lens_is_calibrated_with_it():
     reader = BoardReader(cal)
     assert reader.lens == cal.lens
     assert reader.read(image).cells == truth.cells
+
+
+GINGHAM = Path(__file__).parent / "data" / "independent" / "jax10_frame_0012"
+# the outer corners of its 10x10 cards, marked by eye (off by up to a quarter of a cell)
+GINGHAM_CORNERS = "140,40 540,170 455,445 55,315"
+
+
+def test_a_board_not_found_is_calibrated_at_the_corners_the_user_gives(tmp_path, capsys):
+    """A jax-like board on a blue gingham cloth: the cloth's checks touch the board's edge and
+    look like its cards, and no grid located reads as a board. Given its corners by eye, the
+    calibration moves them onto the grid lines and every frame is read there."""
+    image, out = f"{GINGHAM}.jpg", tmp_path / "gingham.json"
+    truth = json.loads(Path(f"{GINGHAM}.json").read_text())
+    assert main(["calibrate", image, "--out", str(out)]) == 1
+    assert "--corners" in capsys.readouterr().err  # the way out is named
+    assert main(["calibrate", image, "--out", str(out), "--corners", GINGHAM_CORNERS]) == 0
+    assert "given corners" in capsys.readouterr().out
+    cal = load(out)
+    assert cal.placed and cal.orientation == truth["orientation"]
+    # moved onto the lines: the corner marked 6 px off sits on the grid now
+    assert np.linalg.norm(cal.corners[0] - [146.2, 42.3]) < 2.0
+    assert main(["analyze", "--json", "--calibration", str(out), image]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert reading["board_found"] and reading["cells"] == truth["cells"]
+
+
+@pytest.mark.parametrize(
+    "corners",
+    ["1,2,3,4", "0,0,10,0,20,0,30,0", "a,b,c,d,e,f,g,h", "0,0,1,0,1,1,0,nan"],
+)
+def test_corners_that_make_no_board_are_refused(tmp_path, capsys, corners):
+    args = ["calibrate", f"{GINGHAM}.jpg", "--out", str(tmp_path / "c.json"), "--corners", corners]
+    try:
+        code = main(args)
+    except SystemExit as exc:  # (argparse: a malformed argument)
+        code = exc.code
+    assert code in (1, 2)
+    err = capsys.readouterr().err
+    assert "corners" in err and "Traceback" not in err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_placed_calibration_is_saved_as_such_and_an_old_file_is_not_placed(tmp_path):
+    from companion.calibration.model import Calibration
+
+    corners = np.array([[10.0, 10.0], [300.0, 12.0], [305.0, 250.0], [8.0, 240.0]])
+    path = save(Calibration(corners=corners, orientation=0, placed=True), tmp_path / "c.json")
+    assert load(path).placed
+    data = json.loads(path.read_text())
+    del data["placed"]
+    path.write_text(json.dumps(data))
+    assert not load(path).placed
+    assert "placed" not in save(load(path), tmp_path / "d.json").read_text()
+
+
+def test_a_calibrated_reader_looks_at_its_place_again_after_a_frame_without_the_board():
+    """A frame where nothing shows (the camera knocked, a sleeve over the lens) sends the
+    reader looking for the board anew and finds none; the calibrated place is where it looks
+    on the next frame, even for a board that locating from scratch never finds."""
+    image = cv2.imread(f"{GINGHAM}.jpg")
+    truth = json.loads(Path(f"{GINGHAM}.json").read_text())
+    corners = [tuple(map(float, p.split(","))) for p in GINGHAM_CORNERS.split()]
+    reader = BoardReader(calibrate_image(image, corners=np.array(corners)))
+    assert reader.read(image).cells == truth["cells"]
+    blank = np.full_like(image, 90)
+    assert not reader.read(blank).board_found
+    again = reader.read(image)
+    assert again.board_found and again.cells == truth["cells"]
+    assert reader.located_by == "calibration"
+    # ... and so does a reader calibrated on a board it found by itself
+    image, truth = render_frame(_spec().with_frame(cells=tuple(MID)))
+    reader = BoardReader(calibrate_image(image))
+    assert not reader.read(np.full_like(image, 90)).board_found
+    assert reader.read(image).cells == truth.cells
+    assert reader.located_by == "calibration"
+
+
+def test_corners_given_to_a_reader_snap_to_the_grid_or_stay_as_given():
+    image = cv2.imread(f"{GINGHAM}.jpg")
+    corners = [tuple(map(float, p.split(","))) for p in GINGHAM_CORNERS.split()]
+    reader = BoardReader()
+    moved = reader.place(corners[::-1], image)  # (any order)
+    assert 0.1 < moved < 0.35
+    assert reader.read(image).board_found
+    # a quad far off the board's lines is kept as given, and reads no board there
+    far = np.array(corners) + [120.0, 0.0]
+    assert BoardReader().place(far, image) == 0.0
+    with pytest.raises(ValueError, match="convex"):
+        BoardReader().place([(0, 0), (10, 0), (20, 0), (30, 0)])

@@ -30,6 +30,9 @@ from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.geometry import (
     canonical_corners,
+    is_convex,
+    order_quad,
+    quad_area,
     rect_points,
     screen_quad,
     to_canonical_grid,
@@ -38,7 +41,13 @@ from companion.vision.glare import estimate_veil
 from companion.vision.grid import LINES
 from companion.vision.layout import black_suit_cells, face_cells, no_red_cells, red_ace_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
-from companion.vision.locate import from_sheet, lens_is_clear, locate_candidates, refine_lens
+from companion.vision.locate import (
+    from_sheet,
+    lens_is_clear,
+    locate_candidates,
+    refine_grid,
+    refine_lens,
+)
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
@@ -187,6 +196,25 @@ class TrialReading(NamedTuple):
     @property
     def lens(self) -> float:
         return self.state[BoardReader._LOCATED.index("lens")]
+
+
+PLACED_AREA = 400.0  # square pixels: given corners closer than this are a slip of the hand
+PLACED_SNAP = 0.35  # of a cell: given corners are moved onto grid lines at most this far
+PLACED_LINES = 0.5  # ... that explain at least this share of the grid's lines
+
+
+def snapped_corners(bgr: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float]:
+    """Corners a user marked (screen quad TL, TR, BR, BL) moved onto the board's grid lines
+    when those lie within ``PLACED_SNAP`` of a cell of every corner and one homography
+    explains ``PLACED_LINES`` of them (``locate.refine_grid``); else as given. Also returns
+    how far the farthest corner moved, in cells."""
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    refined, explained = refine_grid(grey, quad)
+    cell = min(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)) / 10
+    moved = float(np.linalg.norm(refined - quad, axis=1).max() / cell)
+    if explained < PLACED_LINES or not moved <= PLACED_SNAP:
+        return quad, 0.0
+    return refined, moved
 
 
 def warp_grid(
@@ -346,6 +374,13 @@ class BoardReader:
         self._last_vote = None
         self._frames_since_vote = 0
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
+        # the boundary contrast below which the board is no longer at the known place; a place
+        # the user gave (``place``, a calibration with ``placed``) is kept at any contrast
+        # that does not fall far below its own first one
+        self._still_there_min = STILL_THERE_MIN
+        # (quad, lens, orientation, located_by) looked at again when locating anew finds
+        # nothing: the calibrated or given place (a hand over the board hid its lines)
+        self._home: tuple | None = None
         if calibration is not None:
             self.quad = screen_quad(calibration.corners, calibration.orientation)
             self.lens = calibration.lens
@@ -353,6 +388,9 @@ class BoardReader:
             self.located_by = "calibration"
             if calibration.image_size and min(calibration.image_size) > 0:
                 self._calibrated_size = tuple(calibration.image_size)
+            if calibration.placed:
+                self._still_there_min = 0.0
+            self._home = (self.quad, self.lens, self.orientation, self.located_by)
 
     # -- public API ---------------------------------------------------------------------------
     def read(self, bgr: np.ndarray) -> BoardReading:
@@ -366,13 +404,16 @@ class BoardReader:
             cw, ch = self._calibrated_size
             if self.quad is not None:
                 self.quad = self.quad * np.array([w / cw, h / ch])
+            if self._home is not None:
+                quad, *rest = self._home
+                self._home = (quad * np.array([w / cw, h / ch]), *rest)
             self._calibrated_size = (w, h)
         if self.quad is not None:
             grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
             contrast = boundary_contrast(grid)
             if self._contrast0 is None:
                 self._contrast0 = contrast
-            if contrast >= max(STILL_THERE_MIN, STILL_THERE_RATIO * self._contrast0):
+            if contrast >= max(self._still_there_min, STILL_THERE_RATIO * self._contrast0):
                 reading = self._read_grid(grid, notes, frame=bgr)
                 if not self._stretch_known:
                     reading = self._with_round_chips(bgr, grid, reading, notes)
@@ -385,6 +426,9 @@ class BoardReader:
                 notes.append("board moved or hidden: located again")
         if reading is None:
             reading = self._locate_and_read(bgr, notes)
+            if not reading.board_found and self._home is not None:
+                # the calibrated or given place is looked at again on the next frame
+                self._go_home()
         self._last_unknown = _unknown_share(reading)
         reading.elapsed_ms = (time.perf_counter() - t0) * 1000
         reading.notes = notes
@@ -414,6 +458,39 @@ class BoardReader:
             canon.astype(np.float32), rect_points(width, height).astype(np.float32)
         )
         return cv2.warpPerspective(bgr, hom, (width, height), flags=cv2.INTER_LINEAR)
+
+    def place(self, corners, bgr: np.ndarray | None = None) -> float:
+        """Read the board at these four screen corners from now on: the outer corners of its
+        10x10 cells, in any order, as a user marked them on a frame where the board is not
+        found (a busy tablecloth around it, a hand over an edge). With ``bgr`` (a frame of that
+        camera), corners that the board's grid lines nearby place within ``PLACED_SNAP`` of a
+        cell are moved onto those lines. The board is read there at any boundary contrast
+        that does not fall far below its first, and looked at there again whenever locating
+        it anew finds nothing. Returns how far the farthest corner moved, in cells (0.0: as
+        given). Raises ``ValueError`` for corners that make no convex quadrilateral."""
+        quad = order_quad(np.asarray(corners, np.float64).reshape(4, 2))
+        if not (np.all(np.isfinite(quad)) and is_convex(quad)) or quad_area(quad) < PLACED_AREA:
+            raise ValueError(
+                "the four corners must make a convex quadrilateral of at least "
+                f"{PLACED_AREA:.0f} square pixels"
+            )
+        moved = 0.0
+        if bgr is not None:
+            quad, moved = snapped_corners(bgr, quad)
+        self.quad, self.lens, self.shape, self._stretch_known = quad, 0.0, None, False
+        self.located_by, self._contrast0 = "given corners", None
+        self._cache = chips.MeasureCache()
+        if not self._orientation_fixed:
+            self.orientation = None
+        self._still_there_min = 0.0
+        self._home = (self.quad, self.lens, self.orientation, self.located_by)
+        return moved
+
+    def _go_home(self) -> None:
+        """Back to the calibrated or given place (``_home``), its light measured afresh."""
+        self.quad, self.lens, self.orientation, self.located_by = self._home
+        self.shape, self._stretch_known, self._contrast0 = None, False, None
+        self._cache = chips.MeasureCache()
 
     def hold_orientation(self, orientation: int) -> None:
         """Use this orientation from now on, whatever the printed ink pattern says (a board
