@@ -46,11 +46,12 @@ def calibrate_image(
         if corners is not None:
             raise CalibrationError(
                 f"no board read at the given corners ({why}): give the outer corners of the "
-                "10x10 cards, and --orientation if the board prints no red and black suits"
+                "10x10 cards, and the orientation if the board prints no red and black suits"
             )
         raise CalibrationError(
             f"no board found in the calibration image ({why}); if the board is in view, give "
-            "its corners with --corners"
+            "its corners (companion calibrate --corners, or tap them on the page's calibration "
+            "step)"
         )
     symbols = np.array([list(r) for r in reading.cells])
     unknown = [cell_name(r, c) for r, c in np.argwhere(symbols == "?")]

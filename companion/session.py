@@ -116,6 +116,8 @@ class GameSession:
         self._reader = reader
         self.calibration_path = Path(calibration_path) if calibration_path else None
         self._calibration_orientation: int | None = None  # as the table confirmed it
+        # the board's corners as the table marked them (frame pixels), None: located by itself
+        self._calibration_corners: tuple | None = None
         self._keep_evidence = evidence
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
@@ -801,12 +803,19 @@ class GameSession:
         except ValueError as exc:
             raise SessionError("bad_card", str(exc)) from None
 
-    def calibrate(self, orientation: int | None = None, capture_empty: bool = False) -> dict:
+    def calibrate(
+        self,
+        orientation: int | None = None,
+        capture_empty: bool = False,
+        corners: tuple | None = None,
+    ) -> dict:
         """The page's calibration step: calibrate the camera from its latest frame (corners,
         orientation, empty-board reference, chip colours), write it to ``calibration_path`` if
         set (``companion serve --calibration PATH`` starts with it next time) and read every
         following frame with it. The orientation the table confirmed is kept for the empty-board
-        capture that follows (``capture_empty``: the board is empty in this frame)."""
+        capture that follows (``capture_empty``: the board is empty in this frame), and so are
+        the ``corners`` the table marked on the camera picture (four frame pixels, any order,
+        for a board the camera does not find; ``()``: found by itself again)."""
         from companion.calibration import CalibrationError, save
         from companion.calibration.build import calibrate_image
         from companion.vision import BoardReader
@@ -816,19 +825,29 @@ class GameSession:
             if orientation is not None:
                 self._calibration_orientation = orientation
             orientation = self._calibration_orientation
+            if corners is not None:
+                self._calibration_corners = tuple(corners) or None
+            corners = self._calibration_corners
         if frame is None:
             raise SessionError(
                 "no_frame", "no camera frame yet: wait until the camera shows the board"
             )
         try:
-            calibration = calibrate_image(frame.image, orientation=orientation, source="web page")
+            calibration = calibrate_image(
+                frame.image,
+                orientation=orientation,
+                source="web page",
+                corners=None if corners is None else np.asarray(corners, np.float64),
+            )
             if self.calibration_path is not None:
                 save(calibration, self.calibration_path)
-        except (CalibrationError, OSError) as exc:
+        except (CalibrationError, OSError, ValueError) as exc:
             raise SessionError("calibration_failed", f"cannot calibrate: {exc}") from None
         self._reader = BoardReader(calibration=calibration)  # one swap: the loop sees old or new
         return {
             "orientation": calibration.orientation,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in calibration.corners],
+            "placed": calibration.placed,
             "empty_board": capture_empty,
             "file": str(self.calibration_path) if self.calibration_path else None,
             "in_use": True,

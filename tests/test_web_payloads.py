@@ -90,6 +90,26 @@ def test_calibration_requests():
         parse_calibration({})
 
 
+def test_calibration_corners_are_four_points_or_null():
+    request = parse_calibration({"corners": [[140, 40], [540.5, 170], [455, 445], [55, 315]]})
+    assert request.corners == ((140.0, 40.0), (540.5, 170.0), (455.0, 445.0), (55.0, 315.0))
+    assert request.orientation is None and not request.capture_empty
+    assert parse_calibration({"corners": None}).corners == ()  # found by the camera again
+    assert parse_calibration({"corners": []}).corners == ()
+    assert parse_calibration({"orientation": 0}).corners is None  # as before
+    for bad in (
+        [[1, 2], [3, 4], [5, 6]],
+        [[1, 2], [3, 4], [5, 6], [7]],
+        [[1, 2], [3, 4], [5, 6], ["7", 8]],
+        [[1, 2], [3, 4], [5, 6], [True, 8]],
+        [[1, 2], [3, 4], [5, 6], [1e9, 8]],
+        "140,40 540,170 455,445 55,315",
+        {"x": 1},
+    ):
+        with pytest.raises(PayloadError, match="'corners' must be four"):
+            parse_calibration({"corners": bad})
+
+
 @pytest.mark.parametrize(
     ("requested", "header", "expected"),
     [

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,45 @@ def test_calibration_without_a_camera_frame_is_a_clear_400(tmp_path):
     )
     assert answer.status_code == 400
     assert "no camera frame yet" in answer.get_json()["error"]["message"]
+
+
+def test_the_page_calibrates_at_corners_the_table_marked(tmp_path):
+    """A board the camera does not find (a jax-like board on blue gingham): the table taps its
+    four corners, the calibration is made there and kept for the orientation and the empty
+    board that follow, and ``corners: null`` lets the camera find the board by itself again."""
+    from companion.calibration import load
+    from companion.web.app import create_app
+
+    from companion.capture import open_source
+    from companion.session import GameSession
+    from companion.store import Store
+    from companion.vision import BoardReader
+
+    image = Path(__file__).parent / "data" / "independent" / "jax10_frame_0012.jpg"
+    truth = json.loads(image.with_suffix(".json").read_text())
+    path = tmp_path / "table.json"
+    session = GameSession(store=Store(), reader=BoardReader(), calibration_path=path)
+    with open_source(str(image)) as source:
+        session.process_frame(source.read())
+    client = create_app(session, "5555").test_client()
+    pin = {"X-Table-PIN": "5555"}
+    corners = [[140, 40], [540, 170], [455, 445], [55, 315]]
+    answer = client.post("/api/calibration", json={"corners": corners}, headers=pin)
+    assert answer.status_code == 200, answer.get_json()
+    result = answer.get_json()["result"]
+    assert result["placed"] is True and result["orientation"] == truth["orientation"]
+    assert load(path).placed
+    assert session.reader.read(session._latest.image).cells == truth["cells"]
+    # the orientation confirmed next is calibrated at the same corners
+    answer = client.post("/api/calibration", json={"orientation": 0}, headers=pin)
+    assert answer.get_json()["result"]["placed"] is True
+    # four points that make no board: a clear 400, the calibration in use stays
+    bad = [[0, 0], [10, 0], [20, 0], [30, 0]]
+    answer = client.post("/api/calibration", json={"corners": bad}, headers=pin)
+    assert answer.status_code == 400
+    assert "convex" in answer.get_json()["error"]["message"]
+    assert load(path).placed
+    # back to finding the board by itself: it cannot here, so the page says so
+    answer = client.post("/api/calibration", json={"corners": None}, headers=pin)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["code"] == "calibration_failed"

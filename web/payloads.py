@@ -145,14 +145,21 @@ def parse_sequence_choice(body: Any) -> SequenceChoice:
     return SequenceChoice(color, names)
 
 
+MAX_CORNER_PIXELS = 100_000  # a corner farther out than this is no camera's pixel
+
+
 @dataclass(frozen=True, slots=True)
 class CalibrationRequest:
     orientation: int | None
     capture_empty: bool
+    # the board's four outer corners the table marked on the camera picture (frame pixels);
+    # ``()`` to locate the board by itself again; None: as before
+    corners: tuple[tuple[float, float], ...] | None = None
 
 
 def parse_calibration(body: Any) -> CalibrationRequest:
     body = _require_object(body)
+    corners = _corners(body["corners"]) if "corners" in body else None
     orientation = body.get("orientation")
     if orientation in (None, ""):
         orientation = None
@@ -165,11 +172,33 @@ def parse_calibration(body: Any) -> CalibrationRequest:
             raise PayloadError("bad_orientation", "'orientation' must be 0, 90, 180 or 270")
     capture = body.get("capture_empty", False)
     capture = capture in (True, "1", "true", "on", "yes")
-    if orientation is None and not capture:
+    if orientation is None and not capture and corners is None:
         raise PayloadError(
-            "nothing_to_do", "send 'orientation' (0/90/180/270) and/or 'capture_empty': true"
+            "nothing_to_do",
+            "send 'orientation' (0/90/180/270), 'corners' and/or 'capture_empty': true",
         )
-    return CalibrationRequest(orientation, capture)
+    return CalibrationRequest(orientation, capture, corners)
+
+
+def _corners(value: Any) -> tuple[tuple[float, float], ...]:
+    """``corners``: four [x, y] frame pixels (the board's outer corners, any order), or null
+    or [] to let the camera find the board by itself again."""
+    if value is None or value == []:
+        return ()
+    message = "'corners' must be four [x, y] points in camera pixels, or null"
+    if not isinstance(value, list) or len(value) != 4:
+        raise PayloadError("bad_corners", message)
+    points = []
+    for point in value:
+        if not isinstance(point, list) or len(point) != 2:
+            raise PayloadError("bad_corners", message)
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in point):
+            raise PayloadError("bad_corners", message)
+        x, y = float(point[0]), float(point[1])
+        if not (abs(x) <= MAX_CORNER_PIXELS and abs(y) <= MAX_CORNER_PIXELS):
+            raise PayloadError("bad_corners", message)  # (NaN fails this too)
+        points.append((x, y))
+    return tuple(points)
 
 
 def parse_setup(body: Any) -> dict[str, Any]:

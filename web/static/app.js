@@ -17,6 +17,7 @@ const app = {
   rulingKeys: new Set(),
   layout: null,
   view: "game",
+  marks: [], // corners tapped on the calibration picture, in its own pixels
 };
 
 /* Figures the browser tests read: when each ruling reached the screen (epoch seconds). */
@@ -693,6 +694,68 @@ function bindCorrections() {
   $("capture-empty").addEventListener("click", async () => {
     calibrated(await post("/api/calibration", { capture_empty: true }), "calibrate.captured");
   });
+  // corners the table taps on the camera picture, in its own pixels (a board not found)
+  $("calibrate-frame").addEventListener("click", (event) => {
+    const point = framePixel($("calibrate-frame"), event);
+    if (!point) return;
+    if (app.marks.length >= 4) app.marks = [];
+    app.marks.push(point);
+    drawMarks();
+  });
+  $("clear-marks").addEventListener("click", () => { app.marks = []; drawMarks(); });
+  $("use-corners").addEventListener("click", async () => {
+    if (app.marks.length !== 4) return;
+    const answer = await post("/api/calibration", { corners: app.marks });
+    if (answer) { app.marks = []; drawMarks(); }
+    calibrated(answer, "calibrate.corners_saved");
+  });
+  $("auto-corners").addEventListener("click", async () => {
+    calibrated(await post("/api/calibration", { corners: null }), "calibrate.corners_auto");
+  });
+  $("calibrate-frame").addEventListener("load", drawMarks); // (its size known, or changed)
+  window.addEventListener("resize", drawMarks);
+  drawMarks();
+}
+
+/* Where a tap on an image falls in the picture's own pixels (the picture is scaled to fit
+   its box and centred in it: object-fit contain), or null outside the picture. */
+function framePixel(img, event) {
+  const box = img.getBoundingClientRect();
+  const fit = pictureBox(img, box);
+  if (!fit) return null;
+  const x = (event.clientX - box.left - fit.left) / fit.scale;
+  const y = (event.clientY - box.top - fit.top) / fit.scale;
+  if (x < 0 || y < 0 || x > img.naturalWidth || y > img.naturalHeight) return null;
+  return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
+}
+
+function pictureBox(img, box) {
+  if (!img.naturalWidth || !img.naturalHeight || !box.width || !box.height) return null;
+  const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+  return {
+    scale,
+    left: (box.width - img.naturalWidth * scale) / 2,
+    top: (box.height - img.naturalHeight * scale) / 2,
+  };
+}
+
+function drawMarks() {
+  const area = $("mark-area");
+  const img = $("calibrate-frame");
+  if (!area || !img) return;
+  area.querySelectorAll(".mark").forEach((mark) => mark.remove());
+  const fit = pictureBox(img, img.getBoundingClientRect());
+  if (fit) {
+    for (const [x, y] of app.marks) {
+      const mark = el("span", { class: "mark" });
+      // (set through the style object: the page's CSP allows no inline style attribute)
+      mark.style.left = `${img.offsetLeft + fit.left + x * fit.scale}px`;
+      mark.style.top = `${img.offsetTop + fit.top + y * fit.scale}px`;
+      area.append(mark);
+    }
+  }
+  $("marks-status").textContent = app.marks.length ? t("calibrate.marks", { count: app.marks.length }) : "";
+  $("use-corners").disabled = app.marks.length !== 4;
 }
 
 function calibrated(answer, key) {
