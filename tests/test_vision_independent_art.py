@@ -264,6 +264,19 @@ def test_a_board_with_an_arm_along_its_edge_found_by_its_twins():
     assert _wrong(reading, truth) == []
 
 
+def test_a_board_under_an_arm_up_its_middle_found_by_its_twins():
+    """A jax-like board, an arm reaching up its middle: a quarter of the cells unknown, a
+    whole edge line unreadable, the ink 0.52 like the layout and only 0.19 ahead of the next
+    turn, so the grid read 0.08 plausibly and the board was not reported. Its 10 pairs of empty
+    twin cards look alike (0.94): the grid lies on the cards, in this orientation, and the
+    board is reported with every cell `?` or right."""
+    reading = analyze_image(cv2.imread(str(DATA / "hands10_frame_0035.jpg")))
+    truth = json.loads((DATA / "hands10_frame_0035.json").read_text())
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []
+    assert sum(row.count("?") for row in reading.cells) >= len(truth["hidden"])
+
+
 @pytest.mark.parametrize(
     ("name", "cell"),
     [

@@ -1428,6 +1428,14 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
         return False
     if best.plausibility >= PLAUSIBLE_MIN:
         return True
+    if _twins_clear(parts) and _fair_ink(parts) and parts.match >= top_match - 0.05:
+        # many empty twins alike: the grid lies on the cards, no cell off, in this orientation
+        # (turned, or a cell off, each card is compared with another card's twin: no twin pair
+        # of the classic layout maps onto one under a turn), though an arm over the board
+        # hides enough cards and lines to leave it implausible by the other parts (an arm
+        # reaching up the middle: 0.08 plausible, 24 % unknown, ink 0.52 ahead by 0.19,
+        # twins 0.94 alike over 10 pairs, every cell read right)
+        return True
     clear = _clear_ink(parts, corners=best.lines < STRONG_LINES)
     # (a whole edge line unreadable is the margin of a grid a cell off, or cards under an arm
     # along the edge: many empty twins alike say the grid lies on the cards)
@@ -1458,6 +1466,17 @@ def _clear_ink(parts: tuple, corners: bool = True) -> bool:
         and parts.unknown <= CLEAR_INK_UNKNOWN_MAX
         and (not corners or parts.corners_alike >= CLEAR_INK_CORNERS_MIN or _twins_clear(parts))
         and parts.corner_chips == 0
+    )
+
+
+def _fair_ink(parts: Judgement) -> bool:
+    """The ink pattern matches the layout as a board read from scratch must (``INK_MATCH_MIN``),
+    in one orientation by a margin that decides it (``ORIENT_MARGIN_MIN``), with at most
+    ``CLEAR_INK_UNKNOWN_MAX`` of the cells unknown."""
+    return (
+        parts.match >= INK_MATCH_MIN
+        and parts.margin >= ORIENT_MARGIN_MIN
+        and parts.unknown <= CLEAR_INK_UNKNOWN_MAX
     )
 
 
