@@ -450,6 +450,15 @@ def test_a_felt_board_s_faint_lines_leave_no_cover_behind():
     assert reading.cells == truth["cells"]
 
 
+def test_five_empty_cards_with_faint_lines_are_compared_with_their_cousins():
+    """A felt board late in a game: five empty cards between sheets' faint lines looked
+    covered, and their twins held chips; with more than four unknown cells no cousin was
+    looked at and 14 cells stayed `?`. Each looks like another empty card of its rank or suit,
+    and the chips beside them read what they show."""
+    reading, truth = _read("mixed6_frame_0004")
+    assert reading.cells == truth["cells"]
+
+
 def test_the_cards_outline_is_tried_when_a_plausible_grid_s_twins_are_unlike():
     """A small felt board at a slant on a wood table: the first grid fitted ran along a
     sheet's edge inside the board, and moved by a cell it read plausibly (0.53) with its empty
