@@ -253,6 +253,10 @@ def test_corners_given_to_a_reader_snap_to_the_grid_or_stay_as_given():
     moved = reader.place(corners[::-1], image)  # (any order)
     assert 0.1 < moved < 0.35
     assert reader.read(image).board_found
+    # ... and at another size of the same camera, the corners follow
+    half = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2))
+    truth = json.loads(Path(f"{GINGHAM}.json").read_text())
+    assert reader.read(half).cells == truth["cells"]
     # a quad far off the board's lines is kept as given, and reads no board there
     far = np.array(corners) + [120.0, 0.0]
     assert BoardReader().place(far, image) == 0.0

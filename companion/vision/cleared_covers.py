@@ -41,7 +41,7 @@ def _doubted_only(
     cause: str, symbols: np.ndarray, why: dict[str, np.ndarray], empty: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``cause`` alone
-    that were read as a chip before their doubts."""
+    that were read as a chip before their doubts (with ``empty``, or as an empty card)."""
     unknown = np.asarray(symbols) == "?"
     if "_read" not in why or not unknown.any():
         return unknown, np.zeros_like(unknown)

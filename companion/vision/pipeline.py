@@ -477,6 +477,8 @@ class BoardReader:
         moved = 0.0
         if bgr is not None:
             quad, moved = snapped_corners(bgr, quad)
+            # (frames of another size from this camera: the corners are scaled to them)
+            self._calibrated_size = (bgr.shape[1], bgr.shape[0])
         self.quad, self.lens, self.shape, self._stretch_known = quad, 0.0, None, False
         self.located_by, self._contrast0 = "given corners", None
         self._cache = chips.MeasureCache()

@@ -38,6 +38,7 @@ SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or t
 # a felt board's faint lines left 5 empty cards unknown on one frame; A/B at 6 on the 14
 # independent board sets, the arm sets and our 46 sets: no cell read wrong, `?` down on 24 sets)
 COUSIN_CELLS_MAX = 6
+COUSIN_LOOKS_MAX = 12  # ... and cells compared at most, those set aside included (the cost)
 
 
 @functools.cache
@@ -143,7 +144,8 @@ def empty_like_cousins(
 
     With ``aside`` (10x10 bool), those unknown cells are compared but not counted against
     ``COUSIN_CELLS_MAX``: cells doubted only for lying beside a cover are no cover themselves
-    (a felt board's faint line leaves a dozen of them around two cards)."""
+    (a felt board's faint line leaves a dozen of them around two cards). At most
+    ``COUSIN_LOOKS_MAX`` cells are compared in all (each takes up to ~29 template matches)."""
     flat = symbols.ravel()
     found = np.zeros(100, bool)
     alike = np.zeros(100, np.float32)
@@ -152,7 +154,7 @@ def empty_like_cousins(
     unknown = (flat == "?") & (suits != "W")  # (a free corner holds nothing)
     counted = unknown if aside is None else unknown & ~np.asarray(aside).ravel()
     unknown = np.flatnonzero(unknown)
-    if np.count_nonzero(counted) > COUSIN_CELLS_MAX:
+    if np.count_nonzero(counted) > COUSIN_CELLS_MAX or len(unknown) > COUSIN_LOOKS_MAX:
         return found.reshape(10, 10), alike.reshape(10, 10)
     empty = flat == "."
     sure_flat = np.ones(100, bool) if sure is None else np.asarray(sure).ravel()
