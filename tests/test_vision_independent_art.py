@@ -277,6 +277,17 @@ def test_a_board_under_an_arm_up_its_middle_found_by_its_twins():
     assert sum(row.count("?") for row in reading.cells) >= len(truth["hidden"])
 
 
+def test_a_board_under_an_arm_showing_few_empty_twins_found_by_them():
+    """An arm over a jax-like board and along one edge: a whole edge line unreadable, and only
+    5 pairs of empty twin cards in view, though alike (0.99). Each pair alike is a card beside
+    its own twin, which no grid turned or a cell off shows: the board is reported with every
+    cell `?` or right."""
+    reading = analyze_image(cv2.imread(str(DATA / "hands3_frame_0013.jpg")))
+    truth = json.loads((DATA / "hands3_frame_0013.json").read_text())
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []
+
+
 @pytest.mark.parametrize(
     ("name", "cell"),
     [

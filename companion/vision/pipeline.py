@@ -119,6 +119,10 @@ TWINS_ALIKE_MIN = 0.25
 # alike (an arm over one of them; a paper board's corners print three different emblems)
 TWINS_CLEAR = 0.9
 TWINS_CLEAR_PAIRS = 8
+# ... and as few pairs as the twins are measured on at all (``twins.TWIN_PAIRS_MIN``) say so
+# when a board is to be reported: under an arm few empty cards show, yet each pair alike is
+# a card beside its own twin (turned or a cell off, no pair of the layout is one)
+TWINS_CLEAR_REPORT_PAIRS = 4
 # ... and a first grid read plausibly whose twins look less alike than this over as many pairs
 # may be a part of a cell off: its alternatives are tried rather than taking it at once (an
 # independently drawn board's outline read 1.13 with its twins 0.30 alike over 10 pairs and
@@ -1491,8 +1495,9 @@ def _twins_doubtful(parts: Judgement) -> bool:
 
 def _twins_clear(parts: Judgement) -> bool:
     """Whether many empty twin cards look alike (``TWINS_CLEAR``): the grid lies on the cards
-    and is no cell off (a grid a cell off compares each card with another card's twin)."""
-    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= TWINS_CLEAR
+    and is no cell off (a grid a cell off compares each card with another card's twin), over
+    at least ``TWINS_CLEAR_REPORT_PAIRS`` pairs."""
+    return parts.twin_pairs >= TWINS_CLEAR_REPORT_PAIRS and parts.twins_alike >= TWINS_CLEAR
 
 
 def _enumerate_then(items: list, more) -> Iterator[tuple[int, object]]:

@@ -38,7 +38,8 @@ SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or t
 # a felt board's faint lines left 5 empty cards unknown on one frame; A/B at 6 on the 14
 # independent board sets, the arm sets and our 46 sets: no cell read wrong, `?` down on 24 sets)
 COUSIN_CELLS_MAX = 6
-COUSIN_LOOKS_MAX = 12  # ... and cells compared at most, those set aside included (the cost)
+COUSIN_LOOKS_MAX = 24  # ... and cells compared at most, those set aside included (the cost;
+# at 12, a few frames of small chips beside many covers kept cells `?` that 24 reads)
 
 
 @functools.cache
