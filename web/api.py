@@ -313,8 +313,6 @@ def calibration():
 
     def action(body: Any) -> Any:
         request_ = payloads.parse_calibration(body)
-        if request_.corners is None:  # (a session that takes no corners is asked without)
-            return calibrate(orientation=request_.orientation, capture_empty=request_.capture_empty)
         return calibrate(
             orientation=request_.orientation,
             capture_empty=request_.capture_empty,

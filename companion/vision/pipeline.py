@@ -386,15 +386,13 @@ class BoardReader:
         # nothing: the calibrated or given place (a hand over the board hid its lines)
         self._home: tuple | None = None
         if calibration is not None:
-            self.quad = screen_quad(calibration.corners, calibration.orientation)
-            self.lens = calibration.lens
-            self.orientation = calibration.orientation
-            self.located_by = "calibration"
+            quad = screen_quad(calibration.corners, calibration.orientation)
+            self._home = (quad, calibration.lens, calibration.orientation, "calibration")
+            self._go_home()
             if calibration.image_size and min(calibration.image_size) > 0:
                 self._calibrated_size = tuple(calibration.image_size)
             if calibration.placed:
                 self._still_there_min = 0.0
-            self._home = (self.quad, self.lens, self.orientation, self.located_by)
 
     # -- public API ---------------------------------------------------------------------------
     def read(self, bgr: np.ndarray) -> BoardReading:
@@ -406,11 +404,12 @@ class BoardReader:
         if self._calibrated_size is not None and self._calibrated_size != (w, h):
             # same camera at another resolution: scale the calibrated corners
             cw, ch = self._calibrated_size
+            scale = np.array([w / cw, h / ch])
             if self.quad is not None:
-                self.quad = self.quad * np.array([w / cw, h / ch])
+                self.quad = self.quad * scale
             if self._home is not None:
                 quad, *rest = self._home
-                self._home = (quad * np.array([w / cw, h / ch]), *rest)
+                self._home = (quad * scale, *rest)
             self._calibrated_size = (w, h)
         if self.quad is not None:
             grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
@@ -483,17 +482,15 @@ class BoardReader:
             quad, moved = snapped_corners(bgr, quad)
             # (frames of another size from this camera: the corners are scaled to them)
             self._calibrated_size = (bgr.shape[1], bgr.shape[0])
-        self.quad, self.lens, self.shape, self._stretch_known = quad, 0.0, None, False
-        self.located_by, self._contrast0 = "given corners", None
-        self._cache = chips.MeasureCache()
-        if not self._orientation_fixed:
-            self.orientation = None
+        orientation = self.orientation if self._orientation_fixed else None
+        self._home = (quad, 0.0, orientation, "given corners")
+        self._go_home()
         self._still_there_min = 0.0
-        self._home = (self.quad, self.lens, self.orientation, self.located_by)
         return moved
 
     def _go_home(self) -> None:
-        """Back to the calibrated or given place (``_home``), its light measured afresh."""
+        """To the calibrated or given place (``_home``), the light measured afresh there and
+        the chips' stretch not yet known."""
         self.quad, self.lens, self.orientation, self.located_by = self._home
         self.shape, self._stretch_known, self._contrast0 = None, False, None
         self._cache = chips.MeasureCache()
