@@ -206,6 +206,9 @@ def empty_twins_alike(
 # jax-like frames, empty aces whose twin is empty 0.96 and more, 5th percentile, chips on
 # them 0.63 at most)
 ACE_UNLIKE = 0.7
+# a twin read empty not surely (by its shape alone) stands in for the empty card where it shows
+# this much less red (share of the inner cell) than the cell looked at
+RED_MORE = 0.1
 
 
 def unlike_empty_twins(
