@@ -504,5 +504,15 @@ def test_a_red_chip_read_as_printing_unlike_its_empty_twin_is_red(name, cell):
         for c in range(10)
         if reading.cells[r][c] not in ("?", truth["cells"][r][c])
     ]
-    # (jax11: two more red chips, on cards whose twins hold chips, still read empty)
-    assert len(wrong) <= (2 if name.startswith("jax11") else 0)
+    # (jax11: a red chip on the ace of diamonds, its twin holding a chip and the red ace of
+    # hearts a little alike, still reads empty)
+    assert len(wrong) <= (1 if name.startswith("jax11") else 0)
+
+
+def test_a_red_chip_read_as_printing_unlike_its_red_cousins_is_red():
+    """A big brownish red chip on the six of hearts, its red class holed and bitten by its
+    shading: no disc, read as printed ink. Its twin holds a green chip; the six of diamonds,
+    read empty with much less red, shows another picture (0.27 alike, empty cards >= 0.57)."""
+    reading, truth = _read("mixed11_frame_0009")
+    assert truth["cells"][5][8] == "R"
+    assert reading.cells == truth["cells"]

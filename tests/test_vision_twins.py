@@ -24,6 +24,7 @@ from companion.vision.twins import (
     likeness,
     twin_cells,
     unlike_empty_twins,
+    unlike_red_cousins,
 )
 
 CELL_W, CELL_H = 60, 40
@@ -255,3 +256,33 @@ def test_a_red_disc_unlike_its_surely_empty_twin_is_something_lying_there():
     assert not unlike_empty_twins(with_chip, look, symbols, not_sure, 0).any()
     symbols[divmod(twin, 10)] = "R"
     assert not unlike_empty_twins(with_chip, look, symbols, sure, 0).any()
+
+
+def test_a_red_disc_unlike_its_rank_s_empty_red_cousins_is_something_lying_there():
+    grid = _printed_grid(alike="rank")  # a cards art: a rank's pips lie alike in every suit
+    cell = 15  # F2, the ace of hearts; its twin holds a chip
+    twin = int(twin_cells(0).ravel()[cell])
+    r, c = divmod(cell, 10)
+    look = np.zeros((10, 10), bool)
+    look[r, c] = True
+    symbols = np.full((10, 10), ".", "<U1")
+    symbols[divmod(twin, 10)] = "G"
+    red = np.full((10, 10), 0.1)
+    red[r, c] = 0.5
+    # the card as printed looks like the aces of diamonds: nothing lies there
+    assert not unlike_red_cousins(grid, look, symbols, red, 0).any()
+    with_chip = grid.copy()
+    cv2.circle(
+        with_chip, (c * CELL_W + CELL_W // 2, r * CELL_H + CELL_H // 2), 15, CHIP_BGR["R"], -1
+    )
+    assert unlike_red_cousins(with_chip, look, symbols, red, 0)[r, c]
+    # ... but only where a cousin shows less red than the cell
+    assert not unlike_red_cousins(with_chip, look, symbols, np.full((10, 10), 0.5), 0).any()
+    # ... and where the twin does not read empty (then the twin is compared, not the cousins)
+    symbols[divmod(twin, 10)] = "."
+    assert not unlike_red_cousins(with_chip, look, symbols, red, 0).any()
+    # ... and only against cousins read empty
+    symbols[divmod(twin, 10)] = "G"
+    for other in np.flatnonzero(_canonical_codes().ravel() == "AD"):
+        symbols[divmod(int(other), 10)] = "R"
+    assert not unlike_red_cousins(with_chip, look, symbols, red, 0).any()

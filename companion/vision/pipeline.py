@@ -78,6 +78,7 @@ from companion.vision.twins import (
     empty_twins_alike,
     twin_cells,
     unlike_empty_twins,
+    unlike_red_cousins,
 )
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
 
@@ -1134,14 +1135,17 @@ class BoardReader:
         """``symbols`` and ``conf`` with the cells read empty as red printing, red their strongest
         chip colour over ``INK_CHIP_RED_MIN`` of them on a card printed red, read red where their
         twin reads empty (surely, or with ``RED_MORE`` less red) and shows another picture
-        (``twins.unlike_empty_twins``), on a board whose empty twins look alike (``TWINS_CLEAR``
-        over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's pip or a heart card's pips,
+        (``twins.unlike_empty_twins``) or, their twin holding a chip, where every other card of
+        their rank in a red suit read empty shows another picture and one of them less red
+        (``twins.unlike_red_cousins``), on a board whose empty twins look alike
+        (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's pip or a heart card's pips,
         holed by its highlight or small in the frame, keeps no more of its red through the
         erosions than printing does, and its shape merged with the pips is no disc.
 
         Measured on the 14 independent board sets and a new one (1,800 frames): of 3,091 cells
         read so, 8 were chips; 2 had their twin empty, 0.49 and 0.56 alike on boards whose
-        twins were 0.96 alike. The 172 empty ones less than 0.7 alike with their empty twin
+        twins were 0.96 alike, 4 more their twin holding a chip and cousins 0.13-0.27 alike
+        (empty cards: >= 0.57). The 172 empty ones less than 0.7 alike with their empty twin
         lay on boards whose twins were at most 0.77 alike (text and felt arts: little to
         correlate)."""
         ink = why.get("_ink")
@@ -1162,6 +1166,8 @@ class BoardReader:
         twin_red = np.where(twins >= 0, red.ravel()[np.maximum(twins, 0)], 1.0).reshape(10, 10)
         sure = (conf > RED_PRINT_CONF) | (red <= twin_red - RED_MORE)
         unlike = unlike_empty_twins(grid, look, symbols, sure, self.orientation)
+        # (or, the twin holding a chip, every other card of its rank in a red suit read empty)
+        unlike |= unlike_red_cousins(grid, look & ~unlike, symbols, red, self.orientation)
         if not unlike.any():
             return symbols, conf
         alike, pairs = empty_twins_alike(grid, symbols, self.orientation)
