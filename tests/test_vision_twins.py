@@ -286,3 +286,31 @@ def test_a_red_disc_unlike_its_rank_s_empty_red_cousins_is_something_lying_there
     for other in np.flatnonzero(_canonical_codes().ravel() == "AD"):
         symbols[divmod(int(other), 10)] = "R"
     assert not unlike_red_cousins(with_chip, look, symbols, red, 0).any()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # a mat's big heart whose twin lies under a loose card's corner, read empty
+        "red_heart_twin_under_loose_card_mat_spec.json",
+        # a text board's heart whose twin a glare spot and a chip's edge blur
+        "red_heart_twin_under_glare_text_spec.json",
+        # brown fingers over a card printed red: they show red too, and the card is unlike
+        # its twin
+        "brown_fingers_over_red_print_text_spec.json",
+    ],
+)
+def test_red_printing_unlike_an_odd_twin_is_not_read_as_a_chip(name):
+    """Red printing read empty by its shape that looks unlike its twin read empty is read
+    red only when no other empty card of its rank or suit shows the same picture and no hand
+    lies on it: here the twin is the odd one, or fingers cover the cell (each cell was read
+    red without those checks)."""
+    image, truth = spec_frame(name, written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    assert [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth.cells[r][c])
+    ] == []

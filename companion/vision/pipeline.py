@@ -657,11 +657,19 @@ class BoardReader:
                     trials.insert(i + 1, (moved, source + "+moved", handicap, 0.0, lens))
                 continue
             first_ok = first_ok or i == 0
-            if _moved_copy(source) and self._last_parts.edge_unknown:
+            if (
+                _moved_copy(source)
+                and self._last_parts.edge_unknown
+                and not _twins_many_alike(self._last_parts)
+            ):
                 # a grid moved from the located one (by a cell, or by the chips' offset) that
                 # leaves a whole edge line unreadable has taken in table or margin there: a
                 # located grid with the wrong pitch (motion blur smears the lines along one
-                # axis), where every moved copy reads the cells a cell off somewhere
+                # axis), where every moved copy reads the cells a cell off somewhere; unless
+                # many empty twins look alike: it lies on the cards, and an arm covers that
+                # line (an arm along a paper board's edge hid its last column from the fit,
+                # whose grid a cell off both ways, moved back, read twins 0.99 alike over 33
+                # pairs)
                 self._trials.append((source, "edge unreadable"))
                 continue
             parts = self._last_parts
@@ -1138,9 +1146,10 @@ class BoardReader:
         (``twins.unlike_empty_twins``) or, their twin holding a chip, where every other card of
         their rank in a red suit read empty shows another picture and one of them less red
         (``twins.unlike_red_cousins``), on a board whose empty twins look alike
-        (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's pip or a heart card's pips,
-        holed by its highlight or small in the frame, keeps no more of its red through the
-        erosions than printing does, and its shape merged with the pips is no disc.
+        (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's pip or a
+        heart card's pips, holed by its highlight or small in the frame, keeps no more of its
+        red through the erosions than printing does, and its shape merged with the pips is no
+        disc.
 
         Measured on the 14 independent board sets and a new one (1,800 frames): of 3,091 cells
         read so, 8 were chips; 2 had their twin empty, 0.49 and 0.56 alike on boards whose
@@ -1159,6 +1168,8 @@ class BoardReader:
             & feats.red_strongest
             & ~no_red_cells(self.orientation)
             & ~chips.CORNERS
+            # (a hand's brown fingers show red too, and no card under them is like its twin)
+            & (feats.skin < chips.HAND_SKIN)
         )
         if not look.any():
             return symbols, conf
@@ -1173,7 +1184,14 @@ class BoardReader:
         alike, pairs = empty_twins_alike(grid, symbols, self.orientation)
         if alike is None or pairs < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
             return symbols, conf
-        return _taken(symbols, conf, unlike, "R", INK_CHIP_CONF)
+        # ... unless the cell shows what another empty card of its rank or suit shows: then
+        # its twin is the odd one (a loose card's corner or glare over it, read empty), and
+        # the cell a card as printed (a mat's big heart); a cousin read empty only by its shape
+        # stands in with a second one alike (two aces with chips on them look alike)
+        probe = np.where(symbols == "?", "", symbols)
+        probe[unlike] = "?"
+        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=conf > RED_PRINT_CONF)
+        return _taken(symbols, conf, unlike & ~printed, "R", INK_CHIP_CONF)
 
     def _chip_shapes(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips told by their shapes
@@ -1537,6 +1555,11 @@ def _twins_doubtful(parts: Judgement) -> bool:
     on the cards' as a rule (``TWINS_SURE``): however plausibly it reads, its alternatives are
     tried too."""
     return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike < TWINS_SURE
+
+
+def _twins_many_alike(parts: Judgement) -> bool:
+    """Whether many empty twin cards (``TWINS_CLEAR_PAIRS``) look alike (``TWINS_CLEAR``)."""
+    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= TWINS_CLEAR
 
 
 def _twins_clear(parts: Judgement) -> bool:
