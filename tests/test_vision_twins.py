@@ -314,3 +314,19 @@ def test_red_printing_unlike_an_odd_twin_is_not_read_as_a_chip(name):
         for c in range(10)
         if reading.cells[r][c] not in ("?", truth.cells[r][c])
     ] == []
+
+
+def test_a_grid_a_cell_off_on_a_bold_suit_board_is_not_taken_for_its_twins():
+    """A bold-suit text board under a hand: the located grid leaves an edge line unreadable,
+    and so does the grid moved by a cell, whose twins still look 0.92 alike (the cards of a
+    suit print the same big symbol). Moved grids with an edge line unreadable are taken only
+    when their twins look 0.97 alike or more: the grid a cell off read three cells wrong."""
+    image, truth = spec_frame("bold_suits_hand_grid_a_cell_off_spec.json", written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    assert [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth.cells[r][c])
+    ] == []

@@ -122,6 +122,10 @@ TWINS_ALIKE_MIN = 0.25
 # alike (an arm over one of them; a paper board's corners print three different emblems)
 TWINS_CLEAR = 0.9
 TWINS_CLEAR_PAIRS = 8
+# ... and a grid moved by a cell that leaves an edge line unreadable lies on the cards only if
+# they look this alike: on a bold-suit board, whose cards of a suit print the same big symbol,
+# a grid a cell off read its twins 0.92 alike over 26 pairs (the grid on the cards: 0.99)
+MOVED_TWINS_CLEAR = 0.97
 # ... and as few pairs as the twins are measured on at all (``twins.TWIN_PAIRS_MIN``) say so
 # when a board is to be reported: under an arm few empty cards show, yet each pair alike is
 # a card beside its own twin (turned or a cell off, no pair of the layout is one)
@@ -660,16 +664,16 @@ class BoardReader:
             if (
                 _moved_copy(source)
                 and self._last_parts.edge_unknown
-                and not _twins_many_alike(self._last_parts)
+                and not _twins_many_alike(self._last_parts, MOVED_TWINS_CLEAR)
             ):
                 # a grid moved from the located one (by a cell, or by the chips' offset) that
                 # leaves a whole edge line unreadable has taken in table or margin there: a
                 # located grid with the wrong pitch (motion blur smears the lines along one
                 # axis), where every moved copy reads the cells a cell off somewhere; unless
-                # many empty twins look alike: it lies on the cards, and an arm covers that
-                # line (an arm along a paper board's edge hid its last column from the fit,
-                # whose grid a cell off both ways, moved back, read twins 0.99 alike over 33
-                # pairs)
+                # many empty twins look very alike (``MOVED_TWINS_CLEAR``): it lies on the
+                # cards, and an arm covers that line (an arm along a paper board's edge hid its
+                # last column from the fit, whose grid a cell off both ways, moved back, read
+                # twins 0.99 alike over 33 pairs)
                 self._trials.append((source, "edge unreadable"))
                 continue
             parts = self._last_parts
@@ -1157,13 +1161,9 @@ class BoardReader:
         (empty cards: >= 0.57). The 172 empty ones less than 0.7 alike with their empty twin
         lay on boards whose twins were at most 0.77 alike (text and felt arts: little to
         correlate)."""
-        ink = why.get("_ink")
-        if ink is None:
-            return symbols, conf
         red = feats.raw["R"]
         look = (
-            ink
-            & (symbols == ".")
+            (symbols == ".")
             & (red >= INK_CHIP_RED_MIN)
             & feats.red_strongest
             & ~no_red_cells(self.orientation)
@@ -1557,9 +1557,9 @@ def _twins_doubtful(parts: Judgement) -> bool:
     return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike < TWINS_SURE
 
 
-def _twins_many_alike(parts: Judgement) -> bool:
-    """Whether many empty twin cards (``TWINS_CLEAR_PAIRS``) look alike (``TWINS_CLEAR``)."""
-    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= TWINS_CLEAR
+def _twins_many_alike(parts: Judgement, alike: float = TWINS_CLEAR) -> bool:
+    """Whether many empty twin cards (``TWINS_CLEAR_PAIRS``) look at least ``alike``."""
+    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= alike
 
 
 def _twins_clear(parts: Judgement) -> bool:
