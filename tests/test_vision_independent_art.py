@@ -528,3 +528,28 @@ def test_a_red_chip_read_as_printing_unlike_its_red_cousins_is_red():
     reading, truth = _read("mixed11_frame_0009")
     assert truth["cells"][5][8] == "R"
     assert reading.cells == truth["cells"]
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "twin"),
+    [
+        # a green chip washed almost white by a glare spot (119 grey levels taken off)
+        ("jax11_frame_0062", (9, 4), (5, 7)),
+        # a crimson chip (hue 169, just below red's band) on a black suit's card
+        ("jax7_frame_0029", (0, 7), (7, 1)),
+    ],
+)
+def test_a_chip_no_colour_class_takes_is_unknown_where_it_looks_unlike_its_empty_twin(
+    name, cell, twin
+):
+    """A chip no colour class takes read empty, confidently: its twin card reads empty too,
+    and the two look unlike (0.27, 0.33) on a board whose empty twins look alike (0.96, 0.99).
+    Something lies on one of them; the twin shows what another empty card of its rank or suit
+    shows, so the cell is the odd one: `?`, the twin empty."""
+    reading, truth = _read(name)
+    (r, c), (tr, tc) = cell, twin
+    assert truth["cells"][r][c] in "BGR" and truth["cells"][tr][tc] == "."
+    assert reading.cells[r][c] == "?"
+    assert reading.unknown_reasons[f"{'ABCDEFGHIJ'[c]}{r + 1}"][0] == "unlike_twin"
+    assert reading.cells[tr][tc] == "."
+    assert _wrong(reading, truth) == []

@@ -20,10 +20,12 @@ from companion.vision.twins import (
     TWIN_PAIRS_MIN,
     empty_like_cousins,
     empty_like_twins,
+    empty_pairs,
     empty_twins_alike,
     likeness,
     twin_cells,
     unlike_empty_twins,
+    unlike_pairs,
     unlike_red_cousins,
 )
 
@@ -330,3 +332,28 @@ def test_a_grid_a_cell_off_on_a_bold_suit_board_is_not_taken_for_its_twins():
         for c in range(10)
         if reading.cells[r][c] not in ("?", truth.cells[r][c])
     ] == []
+
+
+def test_empty_twins_unlike_each_other_are_both_marked_and_kept_while_unchanged():
+    grid = _printed_grid()
+    symbols = np.full((10, 10), ".", "<U1")
+    cells, alike = empty_pairs(grid, symbols, 0)
+    assert len(cells) == 48 and (alike > 0.95).all()  # every pair as printed looks alike
+    assert not unlike_pairs(cells, alike, 0).any()
+    cell = 1
+    twin = int(twin_cells(0).ravel()[cell])
+    r, c = divmod(cell, 10)
+    # a chip no colour class takes (pale, washed out) over the card: both cards of the pair
+    with_chip = grid.copy()
+    cv2.circle(with_chip, (c * CELL_W + CELL_W // 2, r * CELL_H + CELL_H // 2), 15, (210,) * 3, -1)
+    memo: dict = {}
+    cells, alike = empty_pairs(with_chip, symbols, 0, memo)
+    odd = unlike_pairs(cells, alike, 0)
+    assert np.flatnonzero(odd).tolist() == sorted([cell, twin])
+    # a fixed camera: a pair whose cells keep their mean colours keeps its likeness ...
+    memo["twin_pairs"][cell] = (*memo["twin_pairs"][cell][:3], 0.123)
+    _, again = empty_pairs(with_chip, symbols, 0, memo)
+    assert again[list(cells).index(cell)] == 0.123
+    # ... and is matched again once one of them changes
+    _, fresh = empty_pairs(grid, symbols, 0, memo)
+    assert fresh[list(cells).index(cell)] > 0.95

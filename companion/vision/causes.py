@@ -47,6 +47,7 @@ CAUSE_TEXT: dict[str, str] = {
     "red_on_black": "red where its card prints none, but not a chip's round disc",
     "rust_disc": "a chip's round disc in orange-red on a card printed red",
     "next_to_cover": "beside a covered cell, with signs of the same cover",
+    "unlike_twin": "it looks unlike its twin card: something lies on one of them",
 }
 
 
@@ -72,6 +73,7 @@ CAUSE_KIND: dict[str, str] = {
     "red_print": "unclear",
     "red_on_black": "unclear",
     "rust_disc": "unclear",
+    "unlike_twin": "unclear",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
 GLARE_CAUSES = frozenset(code for code, kind in CAUSE_KIND.items() if kind == "glare")

@@ -75,9 +75,12 @@ from companion.vision.twins import (
     RED_MORE,
     empty_like_cousins,
     empty_like_twins,
+    empty_pairs,
     empty_twins_alike,
+    pairs_alike,
     twin_cells,
     unlike_empty_twins,
+    unlike_pairs,
     unlike_red_cousins,
 )
 from companion.vision.veiled_chips import VEILED_CONF, veiled_chips
@@ -1061,6 +1064,11 @@ class BoardReader:
                 ring_red=feats.ring_colour["R"] if feats.ring_colour else None,
             )
             symbols, conf = _taken(symbols, conf, red, "R", RED_ON_BLACK_CONF)
+        # a card and its twin both read empty that look unlike, on a board whose empty twins
+        # look alike: something lies on one of them (the one that shows what another empty
+        # card of its rank or suit shows is the card as printed)
+        pairs = empty_pairs(grid, symbols, self.orientation, None if judge else memo)
+        symbols, conf = self._unlike_pairs(symbols, conf, why, grid, pairs)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
@@ -1069,7 +1077,8 @@ class BoardReader:
             # a whole edge row or column that shows no card (blank or unreadable) is margin too
             blank |= margin_lines(blank | (plain == "?"), np.isin(plain, CHIP_SYMBOLS))
             corners_alike = corner_likeness(grid)
-            twins_alike, twin_pairs = _twins_alike(grid, symbols, self.orientation)
+            twins_alike, twin_pairs = pairs_alike(*pairs)
+            twins_alike = 1.0 if twins_alike is None else twins_alike
             # a strip of table or margin along a whole edge line of a grid a cell off is no
             # line of the board's (a crease) that a cover's border may show: judged on every
             # cell's whole border
@@ -1142,6 +1151,22 @@ class BoardReader:
             red = unlike_empty_twins(grid, look, symbols, conf > RED_PRINT_CONF, self.orientation)
             symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
         return symbols, conf
+
+    def _unlike_pairs(self, symbols, conf, why, grid, pairs):
+        """``symbols`` and ``conf`` with the cards of the twin pairs both read empty
+        (``pairs``: ``twins.empty_pairs``) that look unlike (``twins.unlike_pairs``) unknown,
+        on a board whose empty twins look alike (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``),
+        but for a card that shows what another empty card of its rank or suit shows."""
+        alike, count = pairs_alike(*pairs)
+        if alike is None or count < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
+            return symbols, conf
+        odd = unlike_pairs(*pairs, self.orientation)
+        if not odd.any():
+            return symbols, conf
+        probe = np.where(symbols == "?", "", symbols)
+        probe[odd] = "?"
+        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=conf > RED_PRINT_CONF)
+        return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
 
     def _chips_unlike_twins(self, symbols, conf, why, feats, grid):
         """``symbols`` and ``conf`` with the cells read empty as red printing, red their strongest
@@ -1514,13 +1539,6 @@ def _acceptable(best: TrialReading, top_match: float, calibrated: int | None) ->
         and parts.match >= top_match - 0.05
         and (not parts.edge_unknown or _twins_clear(parts))
     )
-
-
-def _twins_alike(grid: np.ndarray, symbols: np.ndarray, orientation: int) -> tuple[float, int]:
-    """:func:`twins.empty_twins_alike`'s median likeness (1.0 when too few pairs say it) and
-    the number of pairs."""
-    alike, pairs = empty_twins_alike(grid, symbols, orientation)
-    return (1.0 if alike is None else alike), pairs
 
 
 def _clear_ink(parts: tuple, corners: bool = True) -> bool:
