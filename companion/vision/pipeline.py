@@ -1160,7 +1160,7 @@ class BoardReader:
         alike, count = pairs_alike(*pairs)
         if alike is None or count < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
             return symbols, conf
-        odd = unlike_pairs(*pairs, self.orientation)
+        odd = unlike_pairs(grid, *pairs, self.orientation)
         if not odd.any():
             return symbols, conf
         probe = np.where(symbols == "?", "", symbols)

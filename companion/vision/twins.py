@@ -235,20 +235,53 @@ def empty_pairs(
 
 
 SAME_MEAN = 2  # grey levels a cell's mean colour may move with its pair's likeness kept
-# a card and its twin both read empty that look this unlike, on a board whose empty twins
-# look alike, hold something on one of them: a chip washed out by glare or of a hue no chip
-# class takes (on 7 independent board sets, 5 such chips 0.20-0.42 alike with their twin;
-# empty pairs below 0.45: none, at 0.48 one)
-PAIR_UNLIKE = 0.45
+# a card and its twin both read empty that look this unlike (:func:`likeness`) ...
+PAIR_UNLIKE = 0.5
+# ... and still this unlike looked at loosely (:func:`loose_likeness`), on a board whose empty
+# twins look alike, hold something on one of them: a chip washed out by glare or of a hue no
+# chip class takes (on 9 independent board sets, 3 such chips 0.32-0.61 alike with their twin;
+# the empty pairs below PAIR_UNLIKE, 17 on three frames, 0.90 and more)
+LOOSE_UNLIKE = 0.75
+LOOSE_SLACK = 0.18  # of a cell's width and height: the twin's inside shifted this much more
+LOOSE_BLUR = 1.0  # pixels (Gaussian sigma) both pictures are blurred by
 
 
-def unlike_pairs(cells: np.ndarray, alike: np.ndarray, orientation: int) -> np.ndarray:
+def loose_likeness(grid: np.ndarray, cell: int, twin: int) -> float:
+    """:func:`likeness` of a cell and its twin with both pictures blurred and the search
+    ``LOOSE_SLACK`` wide, the better of the two ways round. A grid a part of a cell off in one
+    part of the board (a lens, a bent board) shifts a card's pips against its twin's by more
+    than ``SLACK``, and pips a few pixels apart stop correlating (empty twins alike to the eye
+    measured 0.03-0.48 on three frames, 0.90-0.98 so); a chip or a cover changes the picture
+    broadly and stays unlike."""
+    h, w = grid.shape[0] / 10, grid.shape[1] / 10
+
+    def inside(index: int, slack: float) -> np.ndarray:
+        r, c = divmod(index, 10)
+        y0, y1, x0, x1 = int(r * h), int((r + 1) * h), int(c * w), int((c + 1) * w)
+        picture = cv2.GaussianBlur(grid[y0:y1, x0:x1], (0, 0), LOOSE_BLUR)
+        my, mx = int(INNER * h + slack * h), int(INNER * w + slack * w)
+        return picture[my : picture.shape[0] - my, mx : picture.shape[1] - mx]
+
+    best = 0.0
+    for one, other in ((cell, twin), (twin, cell)):
+        window, template = inside(one, 0.0), inside(other, LOOSE_SLACK)
+        if min(template.shape[:2]) < 4:
+            return 1.0  # (too small to tell: no sign of anything)
+        match = float(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max())
+        best = max(best, match if np.isfinite(match) else 0.0)
+    return best
+
+
+def unlike_pairs(
+    grid: np.ndarray, cells: np.ndarray, alike: np.ndarray, orientation: int
+) -> np.ndarray:
     """Both cards (10x10 bool, screen order) of each pair :func:`empty_pairs` measured that
-    look less alike than ``PAIR_UNLIKE``."""
+    look less alike than ``PAIR_UNLIKE``, and than ``LOOSE_UNLIKE`` looked at loosely."""
     out = np.zeros(100, bool)
-    odd = cells[alike < PAIR_UNLIKE]
-    out[odd] = True
-    out[twin_cells(orientation).ravel()[odd]] = True
+    twins = twin_cells(orientation).ravel()
+    for cell in cells[alike < PAIR_UNLIKE]:
+        if loose_likeness(grid, int(cell), int(twins[cell])) < LOOSE_UNLIKE:
+            out[[cell, twins[cell]]] = True
     return out.reshape(10, 10)
 
 
