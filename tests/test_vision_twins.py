@@ -19,6 +19,7 @@ from companion.vision.twins import (
     PAIR_UNLIKE,
     TWIN_MATCH,
     TWIN_PAIRS_MIN,
+    Likenesses,
     empty_like_cousins,
     empty_like_twins,
     empty_pairs,
@@ -344,27 +345,30 @@ def test_empty_twins_unlike_each_other_are_both_marked_and_kept_while_unchanged(
     cell = 1
     twin = int(twin_cells(0).ravel()[cell])
     r, c = divmod(cell, 10)
+    y0, x0 = r * CELL_H, c * CELL_W
     # a chip no colour class takes (pale, washed out) over the card: both cards of the pair
     with_chip = grid.copy()
-    cv2.circle(with_chip, (c * CELL_W + CELL_W // 2, r * CELL_H + CELL_H // 2), 15, (210,) * 3, -1)
-    memo: dict = {}
-    cells, alike = empty_pairs(with_chip, symbols, 0, memo)
+    cv2.circle(with_chip, (x0 + CELL_W // 2, y0 + CELL_H // 2), 15, (210,) * 3, -1)
+    match = Likenesses().renew(with_chip)
+    cells, alike = empty_pairs(with_chip, symbols, 0, match)
     odd = unlike_pairs(with_chip, cells, alike, 0)
     assert np.flatnonzero(odd).tolist() == sorted([cell, twin])
+    chip_alike = alike[list(cells).index(cell)]
     # a grid a little off in one part of the board: pips shifted against their twin's by
     # more than the likeness searches stop correlating, but looked at loosely they match
     shifted = grid.copy()
-    y0, x0 = r * CELL_H, c * CELL_W
     shifted[y0 + 2 : y0 + CELL_H - 2, x0 + 12 : x0 + CELL_W - 2] = grid[
         y0 + 2 : y0 + CELL_H - 2, x0 + 2 : x0 + CELL_W - 12
     ]
     cells_s, alike_s = empty_pairs(shifted, symbols, 0)
     assert alike_s[list(cells_s).index(cell)] < PAIR_UNLIKE
     assert not unlike_pairs(shifted, cells_s, alike_s, 0).any()
-    # a fixed camera: a pair whose cells keep their mean colours keeps its likeness ...
-    memo["twin_pairs"][cell] = (*memo["twin_pairs"][cell][:3], 0.123)
-    _, again = empty_pairs(with_chip, symbols, 0, memo)
-    assert again[list(cells).index(cell)] == 0.123
+    # a fixed camera: a pair whose cells keep their mean colours keeps its likeness (the
+    # picture turned upside down in the cell, its mean the same) ...
+    turned = with_chip.copy()
+    turned[y0 : y0 + CELL_H, x0 : x0 + CELL_W] = with_chip[y0 : y0 + CELL_H, x0 : x0 + CELL_W][::-1]
+    _, again = empty_pairs(turned, symbols, 0, match.renew(turned))
+    assert again[list(cells).index(cell)] == chip_alike
     # ... and is matched again once one of them changes
-    _, fresh = empty_pairs(grid, symbols, 0, memo)
+    _, fresh = empty_pairs(grid, symbols, 0, match.renew(grid))
     assert fresh[list(cells).index(cell)] > 0.95

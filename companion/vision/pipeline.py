@@ -19,7 +19,7 @@ import numpy as np
 from companion.vision import chips
 from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
 from companion.vision.chip_aspect import STRETCH_BLOBS, chip_stretch, round_chip_shape
-from companion.vision.chip_shapes import WIDE_DISC, board_chip_width, chip_disc, kept
+from companion.vision.chip_shapes import SAME_SHARE, WIDE_DISC, board_chip_width, chip_disc, kept
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
     chips_beside_no_cover,
@@ -73,6 +73,7 @@ from companion.vision.small_chips import (
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import (
     RED_MORE,
+    Likenesses,
     empty_like_cousins,
     empty_like_twins,
     empty_pairs,
@@ -1007,16 +1008,21 @@ class BoardReader:
         # (a located grid's memo keeps the board's chip width and each cell's answer; a
         # judged grid's glare is left on: not kept)
         memo = {} if judge else self._cache.red_shapes
+        # (the likeness of two cells, matched once a frame; kept with a located grid while the
+        # two cells look the same)
+        match = memo.setdefault("likenesses", Likenesses()).renew(grid)
         if feats.ink_masks is not None:
             symbols, conf = self._chip_shapes(symbols, conf, why, feats, grid, memo)
             # (and red read as printing that its twin, read empty, shows less of and unlike)
-            symbols, conf = self._chips_unlike_twins(symbols, conf, why, feats, grid)
+            symbols, conf = self._chips_unlike_twins(symbols, conf, feats, match, memo)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
         # (both look at unknown cells only: on a frame with none, not even set up)
         if (symbols == "?").any():
-            twins = functools.partial(empty_like_twins, printed=_printed_empty(why, feats))
+            twins = functools.partial(
+                empty_like_twins, printed=_printed_empty(why, feats), match=match
+            )
 
             def cousins(grid, symbols, orientation):
                 # (a cousin read empty no surer than by its shape alone stands in only with a
@@ -1028,7 +1034,12 @@ class BoardReader:
                     read = why["_read"]
                     symbols = np.where(beside & (read != "."), read, symbols)
                 return empty_like_cousins(
-                    grid, symbols, orientation, sure=conf > RED_PRINT_CONF, aside=beside
+                    grid,
+                    symbols,
+                    orientation,
+                    sure=conf > RED_PRINT_CONF,
+                    aside=beside,
+                    match=match,
                 )
 
             for look in (twins, cousins):
@@ -1067,8 +1078,8 @@ class BoardReader:
         # a card and its twin both read empty that look unlike, on a board whose empty twins
         # look alike: something lies on one of them (the one that shows what another empty
         # card of its rank or suit shows is the card as printed)
-        pairs = empty_pairs(grid, symbols, self.orientation, None if judge else memo)
-        symbols, conf = self._unlike_pairs(symbols, conf, why, grid, pairs)
+        pairs = empty_pairs(grid, symbols, self.orientation, match)
+        symbols, conf = self._unlike_pairs(symbols, conf, why, match, pairs)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
@@ -1152,7 +1163,7 @@ class BoardReader:
             symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
         return symbols, conf
 
-    def _unlike_pairs(self, symbols, conf, why, grid, pairs):
+    def _unlike_pairs(self, symbols, conf, why, match, pairs):
         """``symbols`` and ``conf`` with the cards of the twin pairs both read empty
         (``pairs``: ``twins.empty_pairs``) that look unlike (``twins.unlike_pairs``) unknown,
         on a board whose empty twins look alike (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``),
@@ -1160,15 +1171,17 @@ class BoardReader:
         alike, count = pairs_alike(*pairs)
         if alike is None or count < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
             return symbols, conf
-        odd = unlike_pairs(grid, *pairs, self.orientation)
+        odd = unlike_pairs(match.grid, *pairs, self.orientation)
         if not odd.any():
             return symbols, conf
         probe = np.where(symbols == "?", "", symbols)
         probe[odd] = "?"
-        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=conf > RED_PRINT_CONF)
+        printed, _ = empty_like_cousins(
+            match.grid, probe, self.orientation, sure=conf > RED_PRINT_CONF, match=match
+        )
         return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
 
-    def _chips_unlike_twins(self, symbols, conf, why, feats, grid):
+    def _chips_unlike_twins(self, symbols, conf, feats, match, memo):
         """``symbols`` and ``conf`` with the cells read empty as red printing, red their strongest
         chip colour over ``INK_CHIP_RED_MIN`` of them on a card printed red, read red where their
         twin reads empty (surely, or with ``RED_MORE`` less red) and shows another picture
@@ -1201,22 +1214,43 @@ class BoardReader:
         twins = twin_cells(self.orientation).ravel()
         twin_red = np.where(twins >= 0, red.ravel()[np.maximum(twins, 0)], 1.0).reshape(10, 10)
         sure = (conf > RED_PRINT_CONF) | (red <= twin_red - RED_MORE)
-        unlike = unlike_empty_twins(grid, look, symbols, sure, self.orientation)
+        # (a fixed camera: the same cells looked at, read and as red as the last frame's, get
+        # the last frame's answer)
+        last = memo.get("unlike_twins")
+        if (
+            last is not None
+            and np.array_equal(last[0], look)
+            and np.array_equal(last[1], symbols)
+            and np.array_equal(last[2], sure)
+            and (np.abs(last[3] - red)[look] < SAME_SHARE).all()
+        ):
+            red_chips = last[4]
+        else:
+            red_chips = self._red_unlike_twins(look, symbols, red, sure, conf, match)
+            memo["unlike_twins"] = (look, symbols.copy(), sure, red.copy(), red_chips)
+        return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
+
+    def _red_unlike_twins(self, look, symbols, red, sure, conf, match):
+        """:meth:`_chips_unlike_twins`'s cells (10x10 bool) of those ``look`` marks."""
+        grid = match.grid
+        unlike = unlike_empty_twins(grid, look, symbols, sure, self.orientation, match)
         # (or, the twin holding a chip, every other card of its rank in a red suit read empty)
-        unlike |= unlike_red_cousins(grid, look & ~unlike, symbols, red, self.orientation)
+        unlike |= unlike_red_cousins(grid, look & ~unlike, symbols, red, self.orientation, match)
         if not unlike.any():
-            return symbols, conf
-        alike, pairs = empty_twins_alike(grid, symbols, self.orientation)
+            return unlike
+        alike, pairs = empty_twins_alike(grid, symbols, self.orientation, match)
         if alike is None or pairs < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
-            return symbols, conf
+            return np.zeros_like(unlike)
         # ... unless the cell shows what another empty card of its rank or suit shows: then
         # its twin is the odd one (a loose card's corner or glare over it, read empty), and
         # the cell a card as printed (a mat's big heart); a cousin read empty only by its shape
         # stands in with a second one alike (two aces with chips on them look alike)
         probe = np.where(symbols == "?", "", symbols)
         probe[unlike] = "?"
-        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=conf > RED_PRINT_CONF)
-        return _taken(symbols, conf, unlike & ~printed, "R", INK_CHIP_CONF)
+        printed, _ = empty_like_cousins(
+            grid, probe, self.orientation, sure=conf > RED_PRINT_CONF, match=match
+        )
+        return unlike & ~printed
 
     def _chip_shapes(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips told by their shapes

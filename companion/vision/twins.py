@@ -19,12 +19,14 @@ hand over the board, which the next frames read.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import cv2
 import numpy as np
 
 from companion.classic import CLASSIC_LAYOUT
 from companion.vision.geometry import to_screen_grid
+from companion.vision.stats import median
 
 # an unknown cell this alike its empty twin is empty (0.85 until this round: on 1,100 seen
 # frames the 19,221 chips whose twin reads empty correlate with it at most 0.72, 99 % of them
@@ -66,6 +68,13 @@ def card_cells(orientation: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.cache
+def _flat_cards(orientation: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`card_cells` flattened (screen flat index), and which cells print a red suit."""
+    ranks, suits = (cells.ravel() for cells in card_cells(orientation))
+    return ranks, suits, np.isin(suits, ("H", "D"))
+
+
+@functools.cache
 def twin_cells(orientation: int) -> np.ndarray:
     """10x10 int in screen order for a board turned ``orientation`` degrees clockwise: the
     screen flat index of each cell's twin, -1 where there is none."""
@@ -96,11 +105,52 @@ def likeness(grid: np.ndarray, cell: int, twin: int) -> float:
     return best if np.isfinite(best) else 0.0
 
 
+class Likenesses:
+    """:func:`likeness` of pairs of cells of one grid image, each pair matched once. Kept with
+    a located grid and renewed with each frame's grid (:meth:`renew`), a pair is matched again
+    only where either cell's mean colour moved by more than ``SAME_MEAN`` (a fixed camera sees
+    the same cards frame after frame)."""
+
+    def __init__(self) -> None:
+        self.grid: np.ndarray | None = None
+        self._means: np.ndarray | None = None
+        self._kept: dict[tuple[int, int], float] = {}
+
+    def renew(self, grid: np.ndarray) -> Likenesses:
+        """This memo for ``grid`` (a new frame's picture of the same grid), ready to match."""
+        self.grid = grid
+        means = cv2.resize(grid, (10, 10), interpolation=cv2.INTER_AREA).reshape(100, -1)
+        means = means.astype(np.int16)
+        if self._means is None or self._means.shape != means.shape:
+            self._means, self._kept = means, {}
+            return self
+        moved = np.abs(means - self._means).max(axis=1) > SAME_MEAN
+        if moved.any():
+            self._means[moved] = means[moved]
+            self._kept = {k: v for k, v in self._kept.items() if not moved[list(k)].any()}
+        return self
+
+    def __call__(self, cell: int, other: int) -> float:
+        key = (int(cell), int(other))
+        if key not in self._kept:
+            self._kept[key] = likeness(self.grid, *key)
+        return self._kept[key]
+
+
+SAME_MEAN = 2  # grey levels a cell's mean colour may move with its likenesses kept
+
+
+def _matcher(grid: np.ndarray, match: Callable[[int, int], float] | None):
+    """``match``, or :func:`likeness` on ``grid``."""
+    return match if match is not None else functools.partial(likeness, grid)
+
+
 def empty_like_twins(
     grid: np.ndarray,
     symbols: np.ndarray,
     orientation: int,
     printed: np.ndarray | None = None,
+    match: Callable[[int, int], float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells (``symbols`` 10x10, screen order) that show what their empty twin
     shows: a 10x10 bool mask and each one's likeness (0 elsewhere).
@@ -108,7 +158,9 @@ def empty_like_twins(
     With ``printed`` (10x10 bool: cells read empty before their doubts that show their card's
     printing and no hand), twins both unknown and both ``printed`` that show the same picture
     are both empty: each shows its card (a chip, a hand or a card lying on either would break
-    the likeness, and twins never lie side by side, so one cover cannot lie alike on both)."""
+    the likeness, and twins never lie side by side, so one cover cannot lie alike on both).
+    ``match`` as in :func:`empty_pairs`."""
+    like_of = _matcher(grid, match)
     twins = twin_cells(orientation).ravel()
     flat = symbols.ravel()
     shown = np.zeros(100, bool) if printed is None else np.asarray(printed).ravel()
@@ -120,7 +172,7 @@ def empty_like_twins(
             continue
         if flat[twin] != "." and not (flat[twin] == "?" and shown[cell] and shown[twin]):
             continue
-        alike[cell] = likeness(grid, int(cell), int(twin))
+        alike[cell] = like_of(int(cell), int(twin))
         found[cell] = alike[cell] >= TWIN_MATCH
     return found.reshape(10, 10), alike.reshape(10, 10)
 
@@ -131,6 +183,7 @@ def empty_like_cousins(
     orientation: int,
     sure: np.ndarray | None = None,
     aside: np.ndarray | None = None,
+    match: Callable[[int, int], float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The unknown cells (``symbols`` 10x10, screen order; at most ``COUSIN_CELLS_MAX`` of
     them, else none are looked at) that show what another empty card of their rank or suit
@@ -146,11 +199,13 @@ def empty_like_cousins(
     With ``aside`` (10x10 bool), those unknown cells are compared but not counted against
     ``COUSIN_CELLS_MAX``: cells doubted only for lying beside a cover are no cover themselves
     (a felt board's faint line leaves a dozen of them around two cards). At most
-    ``COUSIN_LOOKS_MAX`` cells are compared in all (each takes up to ~29 template matches)."""
+    ``COUSIN_LOOKS_MAX`` cells are compared in all (each takes up to ~29 template matches).
+    ``match`` (a :class:`Likenesses`): the likeness of two cells, kept."""
+    like_of = _matcher(grid, match)
     flat = symbols.ravel()
     found = np.zeros(100, bool)
     alike = np.zeros(100, np.float32)
-    ranks, suits = (cells.ravel() for cells in card_cells(orientation))
+    ranks, suits, _ = _flat_cards(orientation)
     twins = twin_cells(orientation).ravel()
     unknown = (flat == "?") & (suits != "W")  # (a free corner holds nothing)
     counted = unknown if aside is None else unknown & ~np.asarray(aside).ravel()
@@ -166,7 +221,7 @@ def empty_like_cousins(
         same_suit = np.flatnonzero(others & (suits == suits[cell]) & (ranks != ranks[cell]))
         unsure_alike = 0
         for other in np.concatenate([same_rank, same_suit]):
-            like = likeness(grid, int(cell), int(other))
+            like = like_of(int(cell), int(other))
             alike[cell] = max(alike[cell], like)
             if like >= TWIN_MATCH:
                 unsure_alike += not sure_flat[other]
@@ -180,7 +235,10 @@ TWIN_PAIRS_MIN = 4  # empty twin pairs needed to judge a grid by them (fewer: no
 
 
 def empty_twins_alike(
-    grid: np.ndarray, symbols: np.ndarray, orientation: int
+    grid: np.ndarray,
+    symbols: np.ndarray,
+    orientation: int,
+    match: Callable[[int, int], float] | None = None,
 ) -> tuple[float | None, int]:
     """How alike the twin pairs both read empty look on a grid image (``symbols`` 10x10, screen
     order): the median :func:`likeness` of the pairs and their number (None with fewer than
@@ -190,51 +248,34 @@ def empty_twins_alike(
     (0.92-0.99 in the median, as a rule); a grid bent off the cards (a tablecloth's checks or a
     board's faint gaps fooling the fit) cuts each cell from different cards, and its "empty
     twins" are unlike (0.16-0.18 on two independently drawn frames)."""
-    return pairs_alike(*empty_pairs(grid, symbols, orientation))
+    return pairs_alike(*empty_pairs(grid, symbols, orientation, match))
 
 
 def pairs_alike(cells: np.ndarray, alike: np.ndarray) -> tuple[float | None, int]:
     """:func:`empty_twins_alike` of the pairs :func:`empty_pairs` measured."""
     if len(cells) < TWIN_PAIRS_MIN:
         return None, int(len(cells))
-    return float(np.median(alike)), int(len(cells))
+    return median(alike), int(len(cells))
 
 
 def empty_pairs(
-    grid: np.ndarray, symbols: np.ndarray, orientation: int, memo: dict | None = None
+    grid: np.ndarray,
+    symbols: np.ndarray,
+    orientation: int,
+    match: Callable[[int, int], float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The twin pairs both read empty (``symbols`` 10x10, screen order): the first cell of each
-    (screen flat index; its twin is ``twin_cells``'s) and each pair's :func:`likeness`.
-
-    ``memo`` (a dict kept with a located grid) keeps each pair's likeness with the two cells'
-    mean colours: a fixed camera's pair is matched again only where either cell changed."""
+    (screen flat index; its twin is ``twin_cells``'s) and each pair's :func:`likeness`
+    (``match``: a :class:`Likenesses`, kept with a located grid)."""
+    like_of = _matcher(grid, match)
     twins = twin_cells(orientation).ravel()
     flat = np.asarray(symbols).ravel()
     cells = np.arange(100)
     pairs = np.flatnonzero((twins > cells) & (flat == "."))
     pairs = pairs[flat[twins[pairs]] == "."]
-    if memo is None:
-        return pairs, np.array([likeness(grid, int(c), int(twins[c])) for c in pairs])
-    means = cv2.resize(grid, (10, 10), interpolation=cv2.INTER_AREA).reshape(100, -1)
-    means = means.astype(np.int16)
-    kept = memo.setdefault("twin_pairs", {})
-    alike = np.empty(len(pairs))
-    for i, cell in enumerate(pairs):
-        twin = int(twins[cell])
-        seen = kept.get(int(cell))
-        if (
-            seen is None
-            or seen[0] != twin
-            or np.abs(seen[1] - means[cell]).max() > SAME_MEAN
-            or np.abs(seen[2] - means[twin]).max() > SAME_MEAN
-        ):
-            seen = (twin, means[cell], means[twin], likeness(grid, int(cell), twin))
-            kept[int(cell)] = seen
-        alike[i] = seen[3]
-    return pairs, alike
+    return pairs, np.array([like_of(int(c), int(twins[c])) for c in pairs], np.float64)
 
 
-SAME_MEAN = 2  # grey levels a cell's mean colour may move with its pair's likeness kept
 # a card and its twin both read empty that look this unlike (:func:`likeness`) ...
 PAIR_UNLIKE = 0.5
 # ... and still this unlike looked at loosely (:func:`loose_likeness`), on a board whose empty
@@ -296,18 +337,25 @@ RED_MORE = 0.1
 
 
 def unlike_empty_twins(
-    grid: np.ndarray, look: np.ndarray, symbols: np.ndarray, sure: np.ndarray, orientation: int
+    grid: np.ndarray,
+    look: np.ndarray,
+    symbols: np.ndarray,
+    sure: np.ndarray,
+    orientation: int,
+    match: Callable[[int, int], float] | None = None,
 ) -> np.ndarray:
     """Of the cells ``look`` marks (10x10 bool, screen order), those whose twin reads empty
     surely (``symbols`` ``.`` where ``sure``) and whose inside shows another picture than
-    that twin's (likeness below ``ACE_UNLIKE``): something lies on them."""
+    that twin's (likeness below ``ACE_UNLIKE``): something lies on them. ``match`` as in
+    :func:`empty_pairs`."""
+    like_of = _matcher(grid, match)
     twins = twin_cells(orientation).ravel()
     flat, surely = symbols.ravel(), np.asarray(sure).ravel()
     out = np.zeros(100, bool)
     for cell in np.flatnonzero(look):
         twin = twins[cell]
         if twin >= 0 and flat[twin] == "." and surely[twin]:
-            out[cell] = likeness(grid, int(cell), int(twin)) < ACE_UNLIKE
+            out[cell] = like_of(int(cell), int(twin)) < ACE_UNLIKE
     return out.reshape(10, 10)
 
 
@@ -319,16 +367,23 @@ COUSIN_UNLIKE = 0.45
 
 
 def unlike_red_cousins(
-    grid: np.ndarray, look: np.ndarray, symbols: np.ndarray, red: np.ndarray, orientation: int
+    grid: np.ndarray,
+    look: np.ndarray,
+    symbols: np.ndarray,
+    red: np.ndarray,
+    orientation: int,
+    match: Callable[[int, int], float] | None = None,
 ) -> np.ndarray:
     """Of the cells ``look`` marks (10x10 bool, screen order) whose twin does not read empty,
     those that look unlike (below ``COUSIN_UNLIKE``) every card of their rank in a red suit
     (hearts, diamonds; the twin left out) read empty, the least red of which shows
-    ``RED_MORE`` less red (``red``: 10x10 shares) than the cell: something red lies on them."""
+    ``RED_MORE`` less red (``red``: 10x10 shares) than the cell: something red lies on them.
+    ``match`` as in :func:`empty_pairs`."""
+    like_of = _matcher(grid, match)
     twins = twin_cells(orientation).ravel()
-    ranks, suits = (cells.ravel() for cells in card_cells(orientation))
+    ranks, _, red_suit = _flat_cards(orientation)
     flat, share = symbols.ravel(), np.asarray(red).ravel()
-    empty_red = (flat == ".") & np.isin(suits, ("H", "D"))
+    empty_red = (flat == ".") & red_suit
     out = np.zeros(100, bool)
     for cell in np.flatnonzero(look):
         twin = twins[cell]
@@ -339,5 +394,5 @@ def unlike_red_cousins(
         others = np.flatnonzero(others)
         if len(others) == 0 or share[others].min() > share[cell] - RED_MORE:
             continue
-        out[cell] = max(likeness(grid, int(cell), int(other)) for other in others) < COUSIN_UNLIKE
+        out[cell] = max(like_of(int(cell), int(other)) for other in others) < COUSIN_UNLIKE
     return out.reshape(10, 10)
