@@ -79,12 +79,14 @@ from companion.vision.small_chips import (
 )
 from companion.vision.stats import median, percentile_u8
 from companion.vision.twins import (
+    LOOSE_UNLIKE,
     RED_MORE,
     Likenesses,
     empty_like_cousins,
     empty_like_twins,
     empty_pairs,
     empty_twins_alike,
+    loose_likeness,
     pairs_alike,
     twin_cells,
     unlike_empty_twins,
@@ -1023,7 +1025,7 @@ class BoardReader:
             # (and a red chip on a clipped white card: a round disc as wide as a chip)
             symbols, conf = self._glared_red_discs(symbols, conf, why, feats, grid, memo)
             # (and red read as printing that its twin, read empty, shows less of and unlike)
-            symbols, conf = self._chips_unlike_twins(symbols, conf, feats, match, memo)
+            symbols, conf = self._chips_unlike_twins(symbols, conf, why, feats, match, memo)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -1190,7 +1192,7 @@ class BoardReader:
         )
         return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
 
-    def _chips_unlike_twins(self, symbols, conf, feats, match, memo):
+    def _chips_unlike_twins(self, symbols, conf, why, feats, match, memo):
         """``symbols`` and ``conf`` with the cells read empty as red printing, red their strongest
         chip colour over ``INK_CHIP_RED_MIN`` of them on a card printed red, read red where their
         twin reads empty (surely, or with ``RED_MORE`` less red) and shows another picture
@@ -1218,6 +1220,11 @@ class BoardReader:
             # (a hand's brown fingers show red too, and no card under them is like its twin)
             & (feats.skin < chips.HAND_SKIN)
         )
+        # (a cell read empty outright, not as printing, is looked at only with its border its
+        # own: fingers in shadow over it show no skin)
+        ink = why.get("_ink")
+        plain = look if ink is None else look & ~ink
+        look &= ~(plain & (feats.ring >= chips.HAND_RING))
         if not look.any():
             return symbols, conf
         twins = twin_cells(self.orientation).ravel()
@@ -1235,14 +1242,26 @@ class BoardReader:
         ):
             red_chips = last[4]
         else:
-            red_chips = self._red_unlike_twins(look, symbols, red, sure, conf, match)
+            red_chips = self._red_unlike_twins(look, plain, symbols, red, sure, conf, match)
             memo["unlike_twins"] = (look, symbols.copy(), sure, red.copy(), red_chips)
         return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
 
-    def _red_unlike_twins(self, look, symbols, red, sure, conf, match):
-        """:meth:`_chips_unlike_twins`'s cells (10x10 bool) of those ``look`` marks."""
+    def _red_unlike_twins(self, look, plain, symbols, red, sure, conf, match):
+        """:meth:`_chips_unlike_twins`'s cells (10x10 bool) of those ``look`` marks; those
+        ``plain`` marks (read empty outright, not as printing) must look unlike their twin
+        loosely too (``twins.loose_likeness`` below ``twins.LOOSE_UNLIKE``: a grid a part of
+        a cell off shifts the pips of cards read empty against their twin's, 0.59-0.68 alike,
+        0.78-0.98 loosely; red chips 0.42-0.56 and 0.23-0.69), and a pair whose cards each look
+        unlike the other says nothing of which one holds a chip."""
         grid = match.grid
+        twins = twin_cells(self.orientation).ravel()
         unlike = unlike_empty_twins(grid, look, symbols, sure, self.orientation, match)
+        for cell in np.flatnonzero(unlike & plain):
+            twin = int(twins[cell])
+            if loose_likeness(grid, int(cell), twin) >= LOOSE_UNLIKE:
+                unlike.ravel()[cell] = False
+        both = unlike.ravel() & unlike.ravel()[np.maximum(twins, 0)] & (twins >= 0)
+        unlike &= ~both.reshape(10, 10)
         # (or, the twin holding a chip, every other card of its rank in a red suit read empty)
         unlike |= unlike_red_cousins(grid, look & ~unlike, symbols, red, self.orientation, match)
         if not unlike.any():
