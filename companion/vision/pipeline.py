@@ -1193,8 +1193,9 @@ class BoardReader:
         return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
 
     def _chips_unlike_twins(self, symbols, conf, why, feats, match, memo):
-        """``symbols`` and ``conf`` with the cells read empty as red printing, red their strongest
-        chip colour over ``INK_CHIP_RED_MIN`` of them on a card printed red, read red where their
+        """``symbols`` and ``conf`` with the cells read empty (as red printing, or outright: see
+        :meth:`_red_unlike_twins`), red their strongest chip colour over ``INK_CHIP_RED_MIN`` of
+        them on a card printed red and no hand's skin on them, read red where their
         twin reads empty (surely, or with ``RED_MORE`` less red) and shows another picture
         (``twins.unlike_empty_twins``) or, their twin holding a chip, where every other card of
         their rank in a red suit read empty shows another picture and one of them less red
