@@ -567,3 +567,13 @@ def test_red_chips_on_an_over_exposed_board_read_as_red_by_their_round_discs():
     assert len(unknown) <= 1
     for r, c in ((2, 2), (2, 7), (3, 8), (4, 7)):
         assert truth["cells"][r][c] == "R" and reading.cells[r][c] == "R"
+
+
+def test_dark_fingers_across_a_red_card_are_no_red_chip():
+    """An unseen frame: dark fingers in shadow across the corner of a card printed red, no skin
+    class showing and the card's border its own. The card looks unlike its empty twin (0.65,
+    0.60 loosely), but it shows 0.14 of the dark class where its twin shows none: something
+    dark lies there, not a red chip (red chips read empty showed none). It is not read red."""
+    reading, truth = _read("hands12_frame_0012")
+    assert truth["cells"][6][3] == "." and reading.cells[6][3] != "R"
+    assert _wrong(reading, truth) == []

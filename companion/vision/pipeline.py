@@ -139,6 +139,9 @@ TWINS_CLEAR_PAIRS = 8
 # they look this alike: on a bold-suit board, whose cards of a suit print the same big symbol,
 # a grid a cell off read its twins 0.92 alike over 26 pairs (the grid on the cards: 0.99)
 MOVED_TWINS_CLEAR = 0.97
+# a card read empty showing this much more of the dark class than its twin has something dark
+# on it (fingers), not a red chip (``BoardReader._chips_unlike_twins``)
+DARK_ADDED = 0.03
 # ... and as few pairs as the twins are measured on at all (``twins.TWIN_PAIRS_MIN``) say so
 # when a board is to be reported: under an arm few empty cards show, yet each pair alike is
 # a card beside its own twin (turned or a cell off, no pair of the layout is one)
@@ -1229,6 +1232,12 @@ class BoardReader:
         if not look.any():
             return symbols, conf
         twins = twin_cells(self.orientation).ravel()
+        # (nor one showing more dark than its twin: a red chip adds no black, fingers in shadow
+        # across a card's corner do, 0.14 of it on an unseen frame; red chips read empty: 0.0)
+        twin_dark = np.where(twins >= 0, feats.dark.ravel()[np.maximum(twins, 0)], 0.0)
+        look &= feats.dark <= twin_dark.reshape(10, 10) + DARK_ADDED
+        if not look.any():
+            return symbols, conf
         twin_red = np.where(twins >= 0, red.ravel()[np.maximum(twins, 0)], 1.0).reshape(10, 10)
         sure = (conf > RED_PRINT_CONF) | (red <= twin_red - RED_MORE)
         # (a fixed camera: the same cells looked at, read and as red as the last frame's, get
