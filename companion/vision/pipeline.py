@@ -21,7 +21,6 @@ from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
 from companion.vision.chip_aspect import STRETCH_BLOBS, chip_stretch, round_chip_shape
 from companion.vision.chip_shapes import (
     ROUND_DISC,
-    SAME_SHARE,
     WIDE_DISC,
     board_chip_width,
     chip_disc,
@@ -1028,7 +1027,7 @@ class BoardReader:
             # (and a red chip on a clipped white card: a round disc as wide as a chip)
             symbols, conf = self._glared_red_discs(symbols, conf, why, feats, grid, memo)
             # (and red read as printing that its twin, read empty, shows less of and unlike)
-            symbols, conf = self._chips_unlike_twins(symbols, conf, why, feats, match, memo)
+            symbols, conf = self._chips_unlike_twins(symbols, conf, why, feats, match)
         # an unknown cell showing the same picture as its twin card, read empty, is empty too
         # (or as another empty card of its rank or suit)
         # (or, both unknown, as its twin does where both show their printing)
@@ -1185,7 +1184,10 @@ class BoardReader:
         alike, count = pairs_alike(*pairs)
         if alike is None or count < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
             return symbols, conf
-        odd = unlike_pairs(match.grid, *pairs, self.orientation)
+        odd = match.answer(
+            ("unlike_pairs", pairs[0].tobytes()),
+            lambda: unlike_pairs(match.grid, *pairs, self.orientation),
+        )
         if not odd.any():
             return symbols, conf
         probe = np.where(symbols == "?", "", symbols)
@@ -1195,7 +1197,7 @@ class BoardReader:
         )
         return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
 
-    def _chips_unlike_twins(self, symbols, conf, why, feats, match, memo):
+    def _chips_unlike_twins(self, symbols, conf, why, feats, match):
         """``symbols`` and ``conf`` with the cells read empty (as red printing, or outright: see
         :meth:`_red_unlike_twins`), red their strongest chip colour over ``INK_CHIP_RED_MIN`` of
         them on a card printed red and no hand's skin on them, read red where their
@@ -1238,20 +1240,12 @@ class BoardReader:
         if not look.any():
             return symbols, conf
         sure = (conf > RED_PRINT_CONF) | (red <= _at_twins(red, twins, 1.0) - RED_MORE)
-        # (a fixed camera: the same cells looked at, read and as red as the last frame's, get
-        # the last frame's answer)
-        last = memo.get("unlike_twins")
-        if (
-            last is not None
-            and np.array_equal(last[0], look)
-            and np.array_equal(last[1], symbols)
-            and np.array_equal(last[2], sure)
-            and (np.abs(last[3] - red)[look] < SAME_SHARE).all()
-        ):
-            red_chips = last[4]
-        else:
-            red_chips = self._red_unlike_twins(look, plain, symbols, red, sure, conf, match)
-            memo["unlike_twins"] = (look, symbols.copy(), sure, red.copy(), red_chips)
+        # (a fixed camera: the same cells looked at and read as in the last frame, none of them
+        # changed, get the last frame's answer)
+        red_chips = match.answer(
+            ("red_twins", *(a.tobytes() for a in (look, plain, symbols, sure))),
+            lambda: self._red_unlike_twins(look, plain, symbols, red, sure, conf, match),
+        )
         return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
 
     def _red_unlike_twins(self, look, plain, symbols, red, sure, conf, match):
