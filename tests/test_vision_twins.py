@@ -20,6 +20,7 @@ from companion.vision.twins import (
     TWIN_MATCH,
     TWIN_PAIRS_MIN,
     Likenesses,
+    cell_means,
     empty_like_cousins,
     empty_like_twins,
     empty_pairs,
@@ -380,3 +381,23 @@ def test_empty_twins_unlike_each_other_are_both_marked_and_kept_while_unchanged(
     # ... and is matched again once one of them changes
     _, fresh = empty_pairs(grid, symbols, 0, match.renew(grid))
     assert fresh[list(cells).index(cell)] > 0.95
+
+
+def test_cell_means_and_answers_kept_until_a_cell_changes():
+    grid = np.full((10 * CELL_H, 10 * CELL_W, 3), 100, np.uint8)
+    grid[CELL_H : 2 * CELL_H, 3 * CELL_W : 4 * CELL_W] = (10, 20, 200)  # cell D2
+    means = cell_means(grid)
+    assert means.shape == (100, 3)
+    assert means[13].tolist() == [10, 20, 200] and means[0].tolist() == [100, 100, 100]
+    # a cell's border is left out, as the likeness leaves it out
+    bordered = grid.copy()
+    bordered[:2, :] = 255
+    assert (cell_means(bordered) == means).all()
+    match = Likenesses().renew(grid)
+    calls = []
+    assert match.answer("k", lambda: calls.append(1) or "first") == "first"
+    assert match.renew(grid.copy()).answer("k", lambda: "again") == "first"  # nothing moved
+    changed = grid.copy()
+    changed[5 * CELL_H + 8 : 5 * CELL_H + 30, 5 * CELL_W + 10 : 5 * CELL_W + 40] = 30  # a chip
+    assert match.renew(changed).answer("k", lambda: "again") == "again"
+    assert calls == [1]
