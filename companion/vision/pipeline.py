@@ -1217,9 +1217,27 @@ class BoardReader:
         lay on boards whose twins were at most 0.77 alike (text and felt arts: little to
         correlate)."""
         red = feats.raw["R"]
+        some = (symbols == ".") & (red >= INK_CHIP_RED_MIN)
+        if not some.any():
+            return symbols, conf
+        # (a fixed camera: the same cells read as in the last frame, none of them changed, get
+        # the last frame's answer)
+        ink = why.get("_ink")
+        sure = conf > RED_PRINT_CONF
+        key = [symbols, some, sure] + ([] if ink is None else [ink])
+        red_chips = match.answer(
+            ("red_twins", *(a.tobytes() for a in key)),
+            lambda: self._red_chips_unlike_twins(some, symbols, sure, ink, feats, match),
+        )
+        return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
+
+    def _red_chips_unlike_twins(self, some, symbols, sure, ink, feats, match):
+        """:meth:`_chips_unlike_twins`'s cells (10x10 bool), of those ``some`` marks (read
+        empty, much red); ``sure``: the cells read surely (above a reading by shape alone);
+        ``ink``: those read empty as printing (None: no such reading)."""
+        red = feats.raw["R"]
         look = (
-            (symbols == ".")
-            & (red >= INK_CHIP_RED_MIN)
+            some
             & feats.red_strongest
             & ~no_red_cells(self.orientation)
             & ~chips.CORNERS
@@ -1228,33 +1246,25 @@ class BoardReader:
         )
         # (a cell read empty outright, not as printing, is looked at only with its border its
         # own: fingers in shadow over it show no skin)
-        ink = why.get("_ink")
         plain = look if ink is None else look & ~ink
         look &= ~(plain & (feats.ring >= chips.HAND_RING))
-        if not look.any():
-            return symbols, conf
         twins = twin_cells(self.orientation).ravel()
         # (nor one showing more dark than its twin: a red chip adds no black, fingers in shadow
         # across a card's corner do, 0.14 of it on an unseen frame; red chips read empty: 0.0)
         look &= feats.dark <= _at_twins(feats.dark, twins, 0.0) + DARK_ADDED
         if not look.any():
-            return symbols, conf
-        sure = (conf > RED_PRINT_CONF) | (red <= _at_twins(red, twins, 1.0) - RED_MORE)
-        # (a fixed camera: the same cells looked at and read as in the last frame, none of them
-        # changed, get the last frame's answer)
-        red_chips = match.answer(
-            ("red_twins", *(a.tobytes() for a in (look, plain, symbols, sure))),
-            lambda: self._red_unlike_twins(look, plain, symbols, red, sure, conf, match),
-        )
-        return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
+            return look
+        twin_sure = sure | (red <= _at_twins(red, twins, 1.0) - RED_MORE)
+        return self._red_unlike_twins(look, plain, symbols, red, twin_sure, sure, match)
 
-    def _red_unlike_twins(self, look, plain, symbols, red, sure, conf, match):
+    def _red_unlike_twins(self, look, plain, symbols, red, sure, surely, match):
         """:meth:`_chips_unlike_twins`'s cells (10x10 bool) of those ``look`` marks; those
         ``plain`` marks (read empty outright, not as printing) must look unlike their twin
         loosely too (``twins.loose_likeness`` below ``twins.LOOSE_UNLIKE``: a grid a part of
         a cell off shifts the pips of cards read empty against their twin's, 0.59-0.68 alike,
         0.78-0.98 loosely; red chips 0.42-0.56 and 0.23-0.69), and a pair whose cards each look
-        unlike the other says nothing of which one holds a chip."""
+        unlike the other says nothing of which one holds a chip. ``sure``: the twins that stand
+        in for an empty card; ``surely``: the cells read empty surely (for the cousins)."""
         grid = match.grid
         twins = twin_cells(self.orientation).ravel()
         unlike = unlike_empty_twins(grid, look, symbols, sure, self.orientation, match)
@@ -1277,9 +1287,7 @@ class BoardReader:
         # stands in with a second one alike (two aces with chips on them look alike)
         probe = np.where(symbols == "?", "", symbols)
         probe[unlike] = "?"
-        printed, _ = empty_like_cousins(
-            grid, probe, self.orientation, sure=conf > RED_PRINT_CONF, match=match
-        )
+        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=surely, match=match)
         return unlike & ~printed
 
     def _glared_red_discs(self, symbols, conf, why, feats, grid, memo):
