@@ -293,6 +293,20 @@ def test_a_red_disc_unlike_its_rank_s_empty_red_cousins_is_something_lying_there
     assert not unlike_red_cousins(with_chip, look, symbols, red, 0).any()
 
 
+def _wrong_on(name: str) -> list[tuple[int, int]]:
+    """The cells read as another value than the truth (``?`` aside) on the seen frame of a
+    saved render spec, as ``companion render`` wrote it; the board must be found."""
+    image, truth = spec_frame(name, written=True)
+    reading = BoardReader().read(image)
+    assert reading.board_found
+    return [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth.cells[r][c])
+    ]
+
+
 @pytest.mark.parametrize(
     "name",
     [
@@ -318,15 +332,7 @@ def test_red_printing_unlike_an_odd_twin_is_not_read_as_a_chip(name):
     red only when no other empty card of its rank or suit shows the same picture and no hand
     lies on it: here the twin is the odd one, or fingers cover the cell (each cell was read
     red without those checks)."""
-    image, truth = spec_frame(name, written=True)
-    reading = BoardReader().read(image)
-    assert reading.board_found
-    assert [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth.cells[r][c])
-    ] == []
+    assert _wrong_on(name) == []
 
 
 def test_a_grid_a_cell_off_on_a_bold_suit_board_is_not_taken_for_its_twins():
@@ -334,15 +340,7 @@ def test_a_grid_a_cell_off_on_a_bold_suit_board_is_not_taken_for_its_twins():
     and so does the grid moved by a cell, whose twins still look 0.92 alike (the cards of a
     suit print the same big symbol). Moved grids with an edge line unreadable are taken only
     when their twins look 0.97 alike or more: the grid a cell off read three cells wrong."""
-    image, truth = spec_frame("bold_suits_hand_grid_a_cell_off_spec.json", written=True)
-    reading = BoardReader().read(image)
-    assert reading.board_found
-    assert [
-        (r, c)
-        for r in range(10)
-        for c in range(10)
-        if reading.cells[r][c] not in ("?", truth.cells[r][c])
-    ] == []
+    assert _wrong_on("bold_suits_hand_grid_a_cell_off_spec.json") == []
 
 
 def test_empty_twins_unlike_each_other_are_both_marked_and_kept_while_unchanged():

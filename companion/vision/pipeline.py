@@ -679,7 +679,9 @@ class BoardReader:
             if (
                 _moved_copy(source)
                 and self._last_parts.edge_unknown
-                and not _twins_many_alike(self._last_parts, MOVED_TWINS_CLEAR)
+                and not _many_twins_alike(
+                    self._last_parts.twins_alike, self._last_parts.twin_pairs, MOVED_TWINS_CLEAR
+                )
             ):
                 # a grid moved from the located one (by a cell, or by the chips' offset) that
                 # leaves a whole edge line unreadable has taken in table or margin there: a
@@ -1063,7 +1065,7 @@ class BoardReader:
             # a red ace left undecided, its red a disc as wide as a chip (a chip, or the ace's
             # one big pip: alike in shape), is a chip where it does not look like its twin ace
             # read empty
-            symbols, conf = self._chips_on_red_aces(symbols, conf, why, feats, grid, memo)
+            symbols, conf = self._chips_on_red_aces(symbols, conf, why, feats, grid, memo, match)
         # ... and so does a chip whose own disc hid its lines; then a chip doubted only beside
         # a cover, with none left around it, reads what it showed;
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
@@ -1144,7 +1146,7 @@ class BoardReader:
             unknown_reasons=unknown_reasons(rows, why, self.orientation),
         )
 
-    def _chips_on_red_aces(self, symbols, conf, why, feats, grid, memo):
+    def _chips_on_red_aces(self, symbols, conf, why, feats, grid, memo, match):
         """``symbols`` and ``conf`` with the red aces left `?` only as undecided, red their
         strongest chip colour over ``INK_CHIP_RED_MIN`` of them as a disc as wide as a chip
         (``chip_shapes.chip_disc``'s ``WIDE_DISC``, against this board's chip width), read
@@ -1155,34 +1157,41 @@ class BoardReader:
             return symbols, conf
         look &= held_only_by(why, ("undecided",))
         look &= (feats.raw["R"] >= INK_CHIP_RED_MIN) & feats.red_strongest
+        look &= (self._red_discs(look, feats, grid, memo, "red_aces") & WIDE_DISC) > 0
+        if look.any():
+            red = unlike_empty_twins(
+                grid, look, symbols, conf > RED_PRINT_CONF, self.orientation, match
+            )
+            symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
+        return symbols, conf
+
+    def _red_discs(self, look, feats, grid, memo, name):
+        """10x10 ``chip_shapes.chip_disc`` bits of the red blob of each cell ``look`` marks,
+        against this board's chip width (0 where not looked at, or no chip of the board's own
+        to measure); kept in ``memo[name]`` with each cell's red share (a fixed camera)."""
         if not look.any():
-            return symbols, conf
+            return np.zeros((10, 10), int)
         shape = chips.shape_of(grid)
         width = _chip_width(feats, shape, memo)
         if not width:
-            return symbols, conf
+            return np.zeros((10, 10), int)
         red_mask = feats.ink_masks["R"]
         disc = kept(
             memo,
-            "red_aces",
+            name,
             look,
             feats.raw["R"],
             0,
             lambda r, c: chip_disc(red_mask, r, c, shape, width),
         )
-        look &= (disc & WIDE_DISC) > 0
-        if look.any():
-            red = unlike_empty_twins(grid, look, symbols, conf > RED_PRINT_CONF, self.orientation)
-            symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
-        return symbols, conf
+        return np.where(look, disc, 0)
 
     def _unlike_pairs(self, symbols, conf, why, match, pairs):
         """``symbols`` and ``conf`` with the cards of the twin pairs both read empty
         (``pairs``: ``twins.empty_pairs``) that look unlike (``twins.unlike_pairs``) unknown,
         on a board whose empty twins look alike (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``),
         but for a card that shows what another empty card of its rank or suit shows."""
-        alike, count = pairs_alike(*pairs)
-        if alike is None or count < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
+        if not _many_twins_alike(*pairs_alike(*pairs)):
             return symbols, conf
         odd = match.answer(
             ("unlike_pairs", pairs[0].tobytes()),
@@ -1278,8 +1287,7 @@ class BoardReader:
         unlike |= unlike_red_cousins(grid, look & ~unlike, symbols, red, self.orientation, match)
         if not unlike.any():
             return unlike
-        alike, pairs = empty_twins_alike(grid, symbols, self.orientation, match)
-        if alike is None or pairs < TWINS_CLEAR_PAIRS or alike < TWINS_CLEAR:
+        if not _many_twins_alike(*empty_twins_alike(grid, symbols, self.orientation, match)):
             return np.zeros_like(unlike)
         # ... unless the cell shows what another empty card of its rank or suit shows: then
         # its twin is the odd one (a loose card's corner or glare over it, read empty), and
@@ -1310,22 +1318,8 @@ class BoardReader:
             & (feats.raw["R"] >= INK_CHIP_RED_MIN)
             & (feats.skin < chips.HAND_SKIN)
         )
-        if not look.any():
-            return symbols, conf
-        shape = chips.shape_of(grid)
-        width = _chip_width(feats, shape, memo)
-        if not width:
-            return symbols, conf
-        red_mask = feats.ink_masks["R"]
-        disc = kept(
-            memo,
-            "glared_red",
-            look,
-            feats.raw["R"],
-            0,
-            lambda r, c: chip_disc(red_mask, r, c, shape, width),
-        )
-        return _taken(symbols, conf, look & ((disc & ROUND_DISC) > 0), "R", INK_CHIP_CONF)
+        round_ = (self._red_discs(look, feats, grid, memo, "glared_red") & ROUND_DISC) > 0
+        return _taken(symbols, conf, round_, "R", INK_CHIP_CONF)
 
     def _chip_shapes(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips told by their shapes
@@ -1690,16 +1684,24 @@ def _at_twins(values: np.ndarray, twins: np.ndarray, missing: float) -> np.ndarr
     return np.where(twins >= 0, values.ravel()[np.maximum(twins, 0)], missing).reshape(10, 10)
 
 
-def _twins_many_alike(parts: Judgement, alike: float = TWINS_CLEAR) -> bool:
-    """Whether many empty twin cards (``TWINS_CLEAR_PAIRS``) look at least ``alike``."""
-    return parts.twin_pairs >= TWINS_CLEAR_PAIRS and parts.twins_alike >= alike
+def _many_twins_alike(
+    alike: float | None,
+    pairs: int,
+    least: float = TWINS_CLEAR,
+    pairs_min: int = TWINS_CLEAR_PAIRS,
+) -> bool:
+    """Whether at least ``pairs_min`` pairs of empty twin cards (``pairs`` of them, their median
+    likeness ``alike``, None: too few to say) look at least ``least`` alike."""
+    return alike is not None and pairs >= pairs_min and alike >= least
 
 
 def _twins_clear(parts: Judgement) -> bool:
     """Whether many empty twin cards look alike (``TWINS_CLEAR``): the grid lies on the cards
     and is no cell off (a grid a cell off compares each card with another card's twin), over
     at least ``TWINS_CLEAR_REPORT_PAIRS`` pairs."""
-    return parts.twin_pairs >= TWINS_CLEAR_REPORT_PAIRS and parts.twins_alike >= TWINS_CLEAR
+    return _many_twins_alike(
+        parts.twins_alike, parts.twin_pairs, pairs_min=TWINS_CLEAR_REPORT_PAIRS
+    )
 
 
 def _enumerate_then(items: list, more) -> Iterator[tuple[int, object]]:
