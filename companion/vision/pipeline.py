@@ -1199,12 +1199,18 @@ class BoardReader:
         )
         if not odd.any():
             return symbols, conf
-        probe = np.where(symbols == "?", "", symbols)
-        probe[odd] = "?"
-        printed, _ = empty_like_cousins(
-            match.grid, probe, self.orientation, sure=conf > RED_PRINT_CONF, match=match
-        )
+        printed = self._printed_cards(odd, symbols, conf > RED_PRINT_CONF, match)
         return _looked(symbols, conf, why, None, 0.0, odd & ~printed, "unlike_twin")
+
+    def _printed_cards(self, cells, symbols, surely, match):
+        """Of ``cells`` (10x10 bool), those that show what another card of their rank or suit
+        read empty shows (``twins.empty_like_cousins``, the unknown cells of ``symbols`` left
+        out; a cousin read empty not ``surely`` stands in only with a second one alike): the
+        card as printed, nothing on it."""
+        probe = np.where(symbols == "?", "", symbols)
+        probe[cells] = "?"
+        printed, _ = empty_like_cousins(match.grid, probe, self.orientation, surely, match=match)
+        return printed
 
     def _chips_unlike_twins(self, symbols, conf, why, feats, match):
         """``symbols`` and ``conf`` with the cells read empty (as red printing, or outright: see
@@ -1293,10 +1299,7 @@ class BoardReader:
         # its twin is the odd one (a loose card's corner or glare over it, read empty), and
         # the cell a card as printed (a mat's big heart); a cousin read empty only by its shape
         # stands in with a second one alike (two aces with chips on them look alike)
-        probe = np.where(symbols == "?", "", symbols)
-        probe[unlike] = "?"
-        printed, _ = empty_like_cousins(grid, probe, self.orientation, sure=surely, match=match)
-        return unlike & ~printed
+        return unlike & ~self._printed_cards(unlike, symbols, surely, match)
 
     def _glared_red_discs(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the cells left `?` only for glare or as undecided,
