@@ -1690,11 +1690,14 @@ def _at_twins(values: np.ndarray, twins: np.ndarray, missing: float) -> np.ndarr
 def _many_twins_alike(
     alike: float | None,
     pairs: int,
-    least: float = TWINS_CLEAR,
-    pairs_min: int = TWINS_CLEAR_PAIRS,
+    least: float | None = None,
+    pairs_min: int | None = None,
 ) -> bool:
     """Whether at least ``pairs_min`` pairs of empty twin cards (``pairs`` of them, their median
-    likeness ``alike``, None: too few to say) look at least ``least`` alike."""
+    likeness ``alike``, None: too few to say) look at least ``least`` alike (None: the module's
+    ``TWINS_CLEAR`` and ``TWINS_CLEAR_PAIRS`` as they stand when called)."""
+    least = TWINS_CLEAR if least is None else least
+    pairs_min = TWINS_CLEAR_PAIRS if pairs_min is None else pairs_min
     return alike is not None and pairs >= pairs_min and alike >= least
 
 
