@@ -51,9 +51,13 @@ def test_a_blue_chip_paled_by_glare_is_read_blue():
     assert (symbols[np.arange(10) != 4] != "?").all()  # no cover beside it either
 
 
-def test_without_glare_or_with_skin_or_too_broad_a_pale_chip_stays_unknown():
-    # no clipping and no glare taken off: nothing explains the pale part
-    assert chips.classify(_feats(**{**PALE, "glare": 0.0}))[0][4, 4] == "?"
+def test_a_pale_chip_without_glare_is_read_too():
+    # a mint or sky-blue chip small in the frame: too pale for its class, no glare on it
+    symbols, conf = chips.classify(_feats(**{**PALE, "glare": 0.0}))
+    assert symbols[4, 4] == "B" and conf[4, 4] == chips.PALE_CONF
+
+
+def test_with_skin_or_too_broad_a_pale_chip_stays_unknown():
     # fingers on it: the chip may be in the hand
     assert chips.classify(_feats(**PALE, skin=0.1))[0][4, 4] == "?"
     # a pale blue over more of the cell than a chip covers: a card's back, a sleeve
