@@ -36,6 +36,11 @@ TWIN_MATCH = 0.8
 INNER = 0.12  # of a cell's width and height left out on each side: its border and lines
 SLACK = 0.06  # ... and a little more of the twin's, so that a grid a pixel or two off still
 # lines the two pictures up
+# a cell doubted only for lying beside a cover, read empty before that, reads empty at this
+# likeness to an empty cousin: on 2,151 independent boards without hands, 465 under an arm and
+# 605 of our renderer's (hands and loose cards on 230), such cells left `?` with a cousin
+# 0.75-0.8 alike were all empty (20 visible, 12 under a hand); chips doubted so: at most 0.7
+ASIDE_MATCH = 0.75
 # unknown cells compared with their rank's and suit's other cards, at most (4 until this round:
 # a felt board's faint lines left 5 empty cards unknown on one frame; A/B at 6 on the 14
 # independent board sets, the arm sets and our 46 sets: no cell read wrong, `?` down on 24 sets)
@@ -235,7 +240,9 @@ def empty_like_cousins(
 
     With ``aside`` (10x10 bool), those unknown cells are compared but not counted against
     ``COUSIN_CELLS_MAX``: cells doubted only for lying beside a cover are no cover themselves
-    (a felt board's faint line leaves a dozen of them around two cards). At most
+    (a felt board's faint line leaves a dozen of them around two cards). They read empty at
+    ``ASIDE_MATCH``, a little below ``TWIN_MATCH``: they were read empty before their doubt, and
+    the cover beside them may shade them or reach over their border. At most
     ``COUSIN_LOOKS_MAX`` cells are compared in all (each takes up to ~29 template matches).
     ``match`` (a :class:`Likenesses`): the likeness of two cells, kept."""
     like_of = _matcher(grid, match)
@@ -251,7 +258,9 @@ def empty_like_cousins(
         return found.reshape(10, 10), alike.reshape(10, 10)
     empty = flat == "."
     sure_flat = np.ones(100, bool) if sure is None else np.asarray(sure).ravel()
+    aside_flat = np.zeros(100, bool) if aside is None else np.asarray(aside).ravel()
     for cell in unknown:
+        least = ASIDE_MATCH if aside_flat[cell] else TWIN_MATCH
         others = empty & (np.arange(100) != twins[cell])
         # the same rank first (a few cards, whose pips lie alike), then the same suit
         same_rank = np.flatnonzero(others & (ranks == ranks[cell]))
@@ -260,7 +269,7 @@ def empty_like_cousins(
         for other in np.concatenate([same_rank, same_suit]):
             like = like_of(int(cell), int(other))
             alike[cell] = max(alike[cell], like)
-            if like >= TWIN_MATCH:
+            if like >= least:
                 unsure_alike += not sure_flat[other]
                 if sure_flat[other] or unsure_alike >= 2:
                     found[cell] = True
