@@ -150,10 +150,18 @@ def test_a_rendered_board_under_a_glare_spot_reads_exactly(seed):
     assert BoardReader().read(image).cells == list(truth.cells)
 
 
+# a board under a glare spot that reads exactly only with the glare taken off (seed 7613000
+# was one until pale chips were read without glare seen on their cell, in the round after
+# 37fa8fa: its paled chips now read either way)
+VEILED = 7613016
+
+
 def test_without_taking_the_glare_off_a_glared_board_reads_unknown_cells(monkeypatch):
-    """The first of those boards read without the glare taken off leaves cells unknown
-    (boundaries faded beside off-centre chips; the others now read right without it too)."""
-    image, truth = render_frame(_spec(GLARED[0], 0.75))
+    """A board under a glare spot read without the glare taken off leaves cells unknown;
+    taken off, it reads exactly."""
+    image, truth = render_frame(_spec(VEILED, 0.75))
+    assert not np.asarray(truth.occluded).any()
+    assert BoardReader().read(image).cells == list(truth.cells)
     for module in (chips, pipeline):  # where the reading measures the veil
         monkeypatch.setattr(module, "estimate_veil", lambda grid: None)
     assert "?" in "".join(BoardReader().read(image).cells)
