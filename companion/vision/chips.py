@@ -1584,8 +1584,9 @@ def _pale_chips(feats: CellFeatures, decided: np.ndarray) -> np.ndarray:
     cells stay covered); the other chip colours hardly show (a chip's hue is one); no skin (a
     chip in the fingers). (Until the round after 37fa8fa glare had to be seen on the cell too:
     on 2,151 independent frames without hands 26 pale green and blue chips with no glare were
-    `?` as a pattern, and every cell of 5,483 under hands and of our own sets with card backs
-    and sleeves that the rule reads without glare was a chip of that colour.)"""
+    `?` as a pattern; every cell the rule newly reads without glare, on the independent
+    renderer's 18 board sets and 8 arm sets and on 8 sets of ours with hands, card backs and
+    sleeves, was a chip of that colour.)"""
     if feats.pale_bg is None:
         return np.zeros_like(decided)
     disc = ~decided & (feats.pale_bg >= PALE_DISC_MIN) & (feats.pale_bg <= PALE_DISC_MAX)
