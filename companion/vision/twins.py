@@ -252,13 +252,13 @@ def empty_like_cousins(
     ranks, suits, _ = _flat_cards(orientation)
     twins = twin_cells(orientation).ravel()
     unknown = (flat == "?") & (suits != "W")  # (a free corner holds nothing)
-    counted = unknown if aside is None else unknown & ~np.asarray(aside).ravel()
+    aside_flat = np.zeros(100, bool) if aside is None else np.asarray(aside).ravel()
+    counted = unknown & ~aside_flat
     unknown = np.flatnonzero(unknown)
     if np.count_nonzero(counted) > COUSIN_CELLS_MAX or len(unknown) > COUSIN_LOOKS_MAX:
         return found.reshape(10, 10), alike.reshape(10, 10)
     empty = flat == "."
     sure_flat = np.ones(100, bool) if sure is None else np.asarray(sure).ravel()
-    aside_flat = np.zeros(100, bool) if aside is None else np.asarray(aside).ravel()
     for cell in unknown:
         least = ASIDE_MATCH if aside_flat[cell] else TWIN_MATCH
         others = empty & (np.arange(100) != twins[cell])
