@@ -180,6 +180,30 @@ def test_a_chip_with_printing_touching_its_rim_is_still_a_chip():
     assert chip_disc(mask, 5, 5, shape, width) == 0
 
 
+def test_a_chip_holed_by_its_highlight_near_its_rim_keeps_its_disc_through_the_opening():
+    """The opening that cuts a card's index off a chip's rim widens the hole its highlight
+    leaves in the red class; near the rim the hole then cuts the disc open and the chip measured
+    too narrow and not round (4 cm chips on independently drawn jax boards, left `?`). The small
+    hole is filled first; a ring's hole as big as printing leaves (a printed loop) is not."""
+    from companion.vision.chip_shapes import WIDE_DISC, blob_circle, chip_disc, roundness
+
+    w, h, radius = BIG_W, BIG_H, BIG_CHIP
+    shape, mask, width = _big_grid_with_chips()
+    for r, c, hole in ((1, 1, 0), (3, 3, radius - 6)):
+        x, y = round((c + 0.5) * w), round((r + 0.5) * h)
+        cv2.circle(mask, (x, y), radius, 255, -1)
+        if hole:
+            cv2.circle(mask, (x, y), hole, 0, -1)  # a ring: red printed around a white middle
+        else:
+            cv2.circle(mask, (x - 6, y - 5), 2, 0, -1)  # the highlight's hole, towards the rim
+        for dx in (-radius - 2, radius + 2):  # index strokes touching the rim, left and right
+            cv2.rectangle(mask, (x + dx - 3, y - 11), (x + dx + 3, y + 11), 255, -1)
+    diameter, area, _ = blob_circle(mask, 1, 1, shape)
+    assert roundness(diameter, area) > 1.5
+    assert chip_disc(mask, 1, 1, shape, width) & WIDE_DISC
+    assert chip_disc(mask, 3, 3, shape, width) == 0
+
+
 def test_a_faint_disc_of_a_chips_hue_is_a_washed_chip_and_faint_print_is_not():
     """Under glare taken off, a chip keeps only a faint hue (saturation ~25 of 255) over its
     disc: as wide as the board's chips, it is doubted; a faint pink heart, a faint thin ring

@@ -25,6 +25,7 @@ WIDE = (0.78, 1.2)  # ... and so is a disc this wide of them (printing: <= 0.76)
 NEAR_ROUND_MAX = 1.45  # ... no bigger than this times its inner circle (a highlight's bite)
 ROUND_DISC, WIDE_DISC = 1, 2  # the bits of :func:`chip_disc`
 UNGLUE = 0.4  # of the chip width: an opening this wide cuts printing off a chip's rim
+HOLE_MAX = 0.25  # of the opening's square: a hole this small in a blob is a highlight's
 OFF_CENTRE_MAX = 0.4  # of a cell: a disc's centre at most this far off its cell's (else a
 # neighbour's chip reaching in, or a grid half a cell off; 0.25-0.35 left chips pushed off
 # their cells' centres unread on fin39's cards set)
@@ -40,7 +41,7 @@ def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tup
 
 
 def blob_circle(
-    mask: np.ndarray, r: int, c: int, shape: CellShape, opening: int = 0
+    mask: np.ndarray, r: int, c: int, shape: CellShape, opening: int = 0, holes: bool = True
 ) -> tuple[float, float, tuple[float, float] | None]:
     """:func:`blob_inner_circle`'s ``(diameter, area)`` and the circle's centre (grid image
     pixels ``(x, y)``; None with no blob): a blob reaching into the cell's middle from a
@@ -50,32 +51,61 @@ def blob_circle(
     printed in a chip's colour run around every cell, and the outline of their network
     encloses the cell's middle without covering it.)
 
-    ``opening`` (pixels, odd): the blob as left by an opening with a disc that wide first."""
+    ``opening`` (pixels, odd): the blob as left by an opening with a disc that wide first, its
+    small holes (``HOLE_MAX``) filled before unless ``holes`` is false."""
     w, h = shape.w, shape.h
     x0, y0 = max(0, int(c * w - REACH * w)), max(0, int(r * h - REACH * h))
     x1 = min(mask.shape[1], int((c + 1) * w + REACH * w))
     y1 = min(mask.shape[0], int((r + 1) * h + REACH * h))
     part = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    middle = (round((c + 0.25) * w) - x0, round((r + 0.25) * h) - y0, round(w / 2), round(h / 2))
+    if opening and holes:
+        # (a highlight's small hole filled first: widened by the opening, it would cut the disc
+        # of a chip small against its cell into pieces; the gaps between merged pips are left)
+        part = _small_holes_filled(part, HOLE_MAX * opening * opening)
     if opening:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening))
         part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disc)
+    filled = _middle_blob(part, middle)
+    if filled is None:
+        return 0.0, 0.0, None
+    _, radius, _, (x, y) = cv2.minMaxLoc(cv2.distanceTransform(filled, cv2.DIST_L2, 5))
+    return 2 * float(radius), float(np.count_nonzero(filled)), (x0 + x - 1.0, y0 + y - 1.0)
+
+
+def _small_holes_filled(part: np.ndarray, most: float) -> np.ndarray:
+    """``part`` (0/255) with its holes of at most ``most`` pixels filled (a hole: a piece of
+    background that does not reach the image's border, 4-connected)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(part), None, 4)
+    if count < 3:  # (the background around the blobs, and no hole)
+        return part
+    rows, cols = part.shape
+    x, y, w, h, area = (stats[:, k] for k in range(5))
+    inside = (x > 0) & (y > 0) & (x + w < cols) & (y + h < rows)
+    small = np.flatnonzero(inside & (area <= most))
+    if not small.size:
+        return part
+    return np.where(np.isin(labels, small), np.uint8(255), part)
+
+
+def _middle_blob(part: np.ndarray, middle: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The blob of ``part`` (0/255) covering most of ``middle`` (x, y, w, h), its holes filled,
+    in an image one pixel larger on every side (for the distance transform); None: none."""
     count, labels = cv2.connectedComponents(part)
     if count < 2:
-        return 0.0, 0.0, None
-    mx, my = round((c + 0.25) * w) - x0, round((r + 0.25) * h) - y0
-    middle = labels[my : my + round(h / 2), mx : mx + round(w / 2)]
-    votes = np.bincount(middle.ravel(), minlength=count)
+        return None
+    mx, my, mw, mh = middle
+    votes = np.bincount(labels[my : my + mh, mx : mx + mw].ravel(), minlength=count)
     votes[0] = 0
     blob = int(votes.argmax())
     if votes[blob] == 0:
-        return 0.0, 0.0, None
+        return None
     contours, _ = cv2.findContours(
         (labels == blob).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
     )
-    filled = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    filled = np.zeros((part.shape[0] + 2, part.shape[1] + 2), np.uint8)
     cv2.drawContours(filled, [contour + 1 for contour in contours], -1, 255, -1)
-    _, radius, _, (x, y) = cv2.minMaxLoc(cv2.distanceTransform(filled, cv2.DIST_L2, 5))
-    return 2 * float(radius), float(np.count_nonzero(filled)), (x0 + x - 1.0, y0 + y - 1.0)
+    return filled
 
 
 def roundness(diameter: float, area: float) -> float:
@@ -92,7 +122,9 @@ def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape) -> float:
     return diameter if roundness(diameter, area) <= ROUND_MAX else 0.0
 
 
-def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) -> int:
+def chip_disc(
+    mask: np.ndarray, r: int, c: int, shape: CellShape, width: float, holes: bool = True
+) -> int:
     """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
     ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
     ``AS_WIDE`` as wide, ``WIDE_DISC`` when it is as wide as a chip (``WIDE``) and about as
@@ -103,7 +135,12 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
     disc at the rim, where filling holes cannot close it: red chips read as ink on an
     independently drawn board measured 0.88-1.06 of the width and up to 1.43x their circle.
     No printing measured so: 213 cells of bold hearts, mats' hearts and portrait mats' hearts
-    wider than a chip had inner circles <= 0.76 of the width, those >= 0.66 at least 1.68x."""
+    wider than a chip had inner circles <= 0.76 of the width, those >= 0.66 at least 1.68x.
+
+    The opening fills the blob's small holes first (``holes``): near the rim, a highlight's hole
+    widened by the opening cut the disc of red chips small against their cells (0.85-0.94 of
+    the width, 1.45-1.56x their circle before the opening) into pieces. Not in a faint hue's
+    mask under glare, where a ten's pips merge around gaps as small."""
     diameter, area, centre = blob_circle(mask, r, c, shape)
     if centre is None or not near_middle(centre, r, c, shape):
         return 0
@@ -112,7 +149,7 @@ def chip_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) 
         # as wide as a chip but not as round: printing touching its rim (a card's index, a
         # pip beside it) joins its blob; an opening a part of a chip wide cuts such strokes
         # off, and a chip's disc keeps its width and becomes round again
-        diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width))
+        diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width), holes)
         if centre is not None and near_middle(centre, r, c, shape):
             bits |= disc_bits(diameter, area, width) & WIDE_DISC
     return bits

@@ -187,6 +187,6 @@ def washed_discs(
         red = masks[CHIP_SYMBOLS.index("R")]
         if cv2.countNonZero(crimson[own]) > cv2.countNonZero(red[own]):
             masks.append(crimson | red)
-        return int(any(chip_disc(m, r - r0, c - c0, shape, width) for m in masks))
+        return int(any(chip_disc(m, r - r0, c - c0, shape, width, False) for m in masks))
 
     return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
