@@ -619,3 +619,22 @@ def test_empty_cards_doubted_beside_a_cover_that_was_none_read_empty_by_their_co
     for r, c in cells:
         assert truth["cells"][r][c] == "." and reading.cells[r][c] == "."
     assert reading.cells == truth["cells"]
+
+
+def test_red_chips_whose_highlight_holes_their_rim_are_read():
+    """Two red chips on red cards, small against their cells (0.85-0.92 of the board's chip
+    width), were `?` (undecided): their red merged with the pips and the opening that cuts
+    printing off a rim widened their highlights' holes until the discs fell apart. With the
+    small holes filled before the opening they are round discs as wide as a chip."""
+    reading, truth = _read("jax11_frame_0048")
+    assert truth["cells"][4][8] == truth["cells"][9][7] == "R"
+    assert reading.cells == truth["cells"]
+
+
+def test_a_red_disc_doubted_beside_a_cover_that_was_lifted_is_read():
+    """A red chip on the four of hearts (F5), undecided between chip and printing, was also
+    doubted beside a cover that proved to be none: its red is a whole round disc as wide as the
+    board's chips, which no cover leaves, so it is read as the chips read as printing are."""
+    reading, truth = _read("mixed11_frame_0119")
+    assert truth["cells"][4][5] == "R"
+    assert reading.cells == truth["cells"]

@@ -1374,6 +1374,15 @@ class BoardReader:
         # highlight on a card printed red keeps too little red through the erosion; read as a
         # chip by its disc, else left as it is, for the looks below)
         left = undecided & (symbols == "?")
+        # (... also when doubted beside a cover too: a red disc whole, round and as wide as a
+        # chip is no cover's sign)
+        if unknown.any() and "undecided" in why:
+            left |= (
+                unknown
+                & (symbols == "?")
+                & held_only_by(why, ("undecided", BESIDE_COVER))
+                & np.asarray(why["undecided"], bool)
+            )
         if ink is not None and left.any():
             ink = ink | left
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
