@@ -638,3 +638,13 @@ def test_a_red_disc_doubted_beside_a_cover_that_was_lifted_is_read():
     reading, truth = _read("mixed11_frame_0119")
     assert truth["cells"][4][5] == "R"
     assert reading.cells == truth["cells"]
+
+
+def test_a_small_chip_beside_cells_its_twins_cleared_is_read_by_its_disc():
+    """A green chip on A5, small against its cell (undecided), lay beside two empty cards read
+    `?` as covered (no printing showing, faint lines) and was doubted beside them. The look at a
+    small chip's disc skipped it: those cells blocked it as a cover would. Their twins then read
+    them empty; the chip is looked at again and read by its round disc."""
+    reading, truth = _read("jax12_frame_0073")
+    assert truth["cells"][4][0] == "G"
+    assert reading.cells == truth["cells"]

@@ -1057,11 +1057,21 @@ class BoardReader:
                     match=match,
                 )
 
+            cleared = False
             for look in (twins, cousins):
                 alike, likeness = look(grid, symbols, self.orientation)
                 if alike.any():
                     symbols = np.where(alike, ".", symbols)
                     conf = np.where(alike, likeness, conf)
+                    cleared = True
+            if cleared and feats.ink_masks is not None and (symbols == "?").any():
+                # a chip small against its cell left `?` beside cells read empty only now,
+                # which blocked the look at its disc as a cover would, is looked at again
+                shape = chips.shape_of(grid)
+                symbols, conf = self._small_chips(
+                    symbols, conf, why, feats, feats.ink_masks, shape,
+                    lambda: _chip_width(feats, shape, memo), memo, empty=False,
+                )  # fmt: skip
             # a red ace left undecided, its red a disc as wide as a chip (a chip, or the ace's
             # one big pip: alike in shape), is a chip where it does not look like its twin ace
             # read empty
@@ -1407,34 +1417,8 @@ class BoardReader:
             )
             # (red printed on the card, and a chip's disc in red's paler orange hues too)
             symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful & ~no_red, "rust_disc")
-        # a chip small against its cell, or holed by its highlight: in a cell read empty, or
-        # left `?` as a pattern or undecided with no other doubt around it (a loose card or a
-        # sleeve lies over several cells and brings signs of a cover; its pattern may show
-        # round blobs too)
-        solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
-        candidates = (symbols == ".") & solid
-        unknown = symbols == "?"
-        if unknown.any():
-            # (a doubt for lying beside such a doubt, the chip's colour on the border it
-            # shares, only echoes the chip looked at: no other cover, unless beside one)
-            lookable = unknown & held_only_by(why, SMALL_DOUBTS | {BESIDE_COVER})
-            # (an echo alone is looked at as a cell read empty is: with some solid colour)
-            doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
-            if doubts.any():
-                # (glare pales a chip but never turns it into another, nor hides a chip beside
-                # it: a cell doubted only for glare, or beside a doubt, blocks none)
-                glared = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER})
-                other = unknown & ~lookable & ~glared & ~chips.CORNERS
-                echoes = why.get(BESIDE_COVER, False)
-                blocking = other | (lookable & echoes & chips._beside(other))
-                # (no blocking cell among its 8 neighbours: a dilation of them, which marks a
-                # doubted cell itself only when it lies beside one, rather than a sum)
-                candidates |= doubts & ~chips._beside(blocking)
-        if candidates.any() and width():
-            aces = red_ace_cells(self.orientation)
-            found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
-            if found is not None:
-                symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
+        # a chip small against its cell, or holed by its highlight
+        symbols, conf = self._small_chips(symbols, conf, why, feats, masks, shape, width, memo)
         # a chip too pale for its colour class (bright light, a light blue or mint chip) in a
         # cell read empty that prints no picture (a picture may hold pale blue or green)
         pale = (symbols == ".") & (feats.pale_bg >= PALE_LOOK)
@@ -1463,6 +1447,39 @@ class BoardReader:
             if washed.any() and width():
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
                 symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
+        return symbols, conf
+
+    def _small_chips(self, symbols, conf, why, feats, masks, shape, width, memo, empty=True):
+        """``symbols`` and ``conf`` with the chips small against their cells, or holed by their
+        highlights, read by their round discs (``companion.vision.small_chips``): in a cell read
+        empty (unless not ``empty``), or left `?` as a pattern or undecided with no other doubt
+        around it (a loose card or a sleeve lies over several cells and brings signs of a
+        cover; its pattern may show round blobs too). ``width``: a callable giving the board's
+        chip width."""
+        solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
+        candidates = (symbols == ".") & solid if empty else np.zeros_like(solid)
+        unknown = symbols == "?"
+        if unknown.any():
+            # (a doubt for lying beside such a doubt, the chip's colour on the border it
+            # shares, only echoes the chip looked at: no other cover, unless beside one)
+            lookable = unknown & held_only_by(why, SMALL_DOUBTS | {BESIDE_COVER})
+            # (an echo alone is looked at as a cell read empty is: with some solid colour)
+            doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
+            if doubts.any():
+                # (glare pales a chip but never turns it into another, nor hides a chip beside
+                # it: a cell doubted only for glare, or beside a doubt, blocks none)
+                glared = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER})
+                other = unknown & ~lookable & ~glared & ~chips.CORNERS
+                echoes = why.get(BESIDE_COVER, False)
+                blocking = other | (lookable & echoes & chips._beside(other))
+                # (no blocking cell among its 8 neighbours: a dilation of them, which marks a
+                # doubted cell itself only when it lies beside one, rather than a sum)
+                candidates |= doubts & ~chips._beside(blocking)
+        if candidates.any() and width():
+            aces = red_ace_cells(self.orientation)
+            found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
+            if found is not None:
+                symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
         return symbols, conf
 
 
