@@ -648,3 +648,20 @@ def test_a_small_chip_beside_cells_its_twins_cleared_is_read_by_its_disc():
     reading, truth = _read("jax12_frame_0073")
     assert truth["cells"][4][0] == "G"
     assert reading.cells == truth["cells"]
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "washed"),
+    [("jax5_frame_0023", (9, 3), (8, 3)), ("jax6_frame_0039", (4, 2), (5, 2))],
+)
+def test_a_small_chip_beside_a_chip_washed_out_by_glare_is_read_by_its_disc(name, cell, washed):
+    """A blue chip small against its cell (undecided) lay beside a chip glare washed out: that
+    cell was doubted for the glare and for what a washed-out chip shows besides (part of its
+    colour, or its printing gone). Glare hides no chip beside it, so that cell no longer blocks
+    the look at the small chip's round disc; the washed-out chip itself stays unknown."""
+    reading, truth = _read(name)
+    (r, c), (wr, wc) = cell, washed
+    assert truth["cells"][r][c] == "B" and truth["cells"][wr][wc] in "BG"
+    assert reading.cells[r][c] == "B"
+    assert reading.cells[wr][wc] == "?"
+    assert _wrong(reading, truth) == []

@@ -110,12 +110,17 @@ def cause_masks(why: dict) -> dict[str, np.ndarray]:
 def held_only_by(why: dict, codes) -> np.ndarray:
     """The cells (10x10 bool, screen order) that some of the causes ``codes`` hold and no other
     cause of ``why`` does."""
-    held = _union(list(cause_masks({code: why[code] for code in codes if code in why}).values()))
+    held = held_by(why, codes)
     if not held.any():
         return held  # (the other causes are looked at only where these hold some cell)
     # (the other causes' masks or'ed by one reduction rather than one or per cause)
     other = [mask for code, mask in cause_masks(why).items() if code not in codes]
     return held & ~_union(other)
+
+
+def held_by(why: dict, codes) -> np.ndarray:
+    """The cells (10x10 bool, screen order) that some of the causes ``codes`` hold."""
+    return _union(list(cause_masks({code: why[code] for code in codes if code in why}).values()))
 
 
 def _union(masks: list[np.ndarray]) -> np.ndarray:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision import chips
-from companion.vision.causes import GLARE_CAUSES, held_only_by, unknown_reasons
+from companion.vision.causes import GLARE_CAUSES, held_by, held_only_by, unknown_reasons
 from companion.vision.chip_aspect import STRETCH_BLOBS, chip_stretch, round_chip_shape
 from companion.vision.chip_shapes import (
     ROUND_DISC,
@@ -72,6 +72,7 @@ from companion.vision.small_chips import (
     PALE_LOOK,
     SMALL_CHIP_CONF,
     SOLID_SOME,
+    WASHED_SIGNS,
     pale_discs,
     small_chips,
     washed_discs,
@@ -1467,8 +1468,13 @@ class BoardReader:
             doubts = lookable & (solid | ~held_only_by(why, (BESIDE_COVER,)))
             if doubts.any():
                 # (glare pales a chip but never turns it into another, nor hides a chip beside
-                # it: a cell doubted only for glare, or beside a doubt, blocks none)
+                # it: a cell doubted only for glare, or beside a doubt, blocks none; nor one
+                # doubted for glare and the signs a chip washed out by it shows too: part of
+                # its colour, its printing and lines faded)
                 glared = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER})
+                washed = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER} | WASHED_SIGNS)
+                if washed.any():
+                    glared |= washed & held_by(why, GLARE_CAUSES)
                 other = unknown & ~lookable & ~glared & ~chips.CORNERS
                 echoes = why.get(BESIDE_COVER, False)
                 blocking = other | (lookable & echoes & chips._beside(other))

@@ -40,6 +40,9 @@ SOLID_SOME = 0.08  # a cell read empty is looked at with this much chip colour l
 # erosion (a chip a quarter of its cell keeps ~0.15; a card's thin pips ~0)
 SMALL_CHIP_CONF = 0.6  # what a chip read by its shape alone claims
 DOUBTS = frozenset({"pattern", "undecided"})  # the `?` such a chip gets (``chips.classify``)
+# the signs a chip washed out by glare shows beside the glare's own causes: part of its colour
+# (as fingers leave), its printing gone and its cell blank (as a card lying there leaves)
+WASHED_SIGNS = frozenset({"part_chip_bg", "blank", "print_gone"})
 
 
 def small_chips(
