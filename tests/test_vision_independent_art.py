@@ -665,3 +665,15 @@ def test_a_small_chip_beside_a_chip_washed_out_by_glare_is_read_by_its_disc(name
     assert reading.cells[r][c] == "B"
     assert reading.cells[wr][wc] == "?"
     assert _wrong(reading, truth) == []
+
+
+def test_solid_chips_beside_a_chip_washed_out_where_glare_was_taken_off_are_read():
+    """A blue chip on G4 lay under glare that was taken off; it came back pale, part of its blue
+    showing as fingers leave of a chip, and it stays unknown. Three solid chips beside it (H3,
+    H4, H5) were doubted as lying beside a cover. With no skin on it, that cell is glare's,
+    no cover: a solid chip beside glare alone shows what it holds."""
+    reading, truth = _read("jax11_frame_0084")
+    assert reading.cells[3][6] == "?" and truth["cells"][3][6] == "B"
+    for r, c in ((2, 7), (3, 7), (4, 7)):
+        assert reading.cells[r][c] == truth["cells"][r][c] != "."
+    assert _wrong(reading, truth) == []

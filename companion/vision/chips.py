@@ -101,6 +101,7 @@ PALE_HAND_TINT = 0.3  # ... spread broadly (eroded tint), not the thin edge of a
 DIM_HAND_TINT = 0.5  # skin over a cell spread this broadly (eroded tint) ...
 DIM_HAND_WHITE = 0.9  # ... with the card's white this dim is a hand, whatever print shows
 PATTERN_RED_MIN = 0.55  # thin red over more of a cell than printing covers (bold hearts: 0.59)
+WASHED_ALONE = frozenset({"part_chip_bg", "next_to_cover"})  # a washed-out chip's own doubts
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
 
@@ -2140,6 +2141,15 @@ def classify(
         # chip there off-centre, or red printing there, is no chip washed out
         cover = occluded.copy()
         cover[CORNERS] = False
+        if covers and feats.glared is not None:
+            # (and so is a chip washed out by glare taken off there, showing part of its
+            # colour as a chip between fingers does, with no skin: no hand, no cover)
+            washed = (
+                causes["part_chip_bg"] & feats.glared & (feats.skin < _face_skin(feats, is_empty))
+            )
+            if washed.any():
+                others = [mask for code, mask in causes.items() if code not in WASHED_ALONE]
+                cover &= ~(washed & ~functools.reduce(np.logical_or, others))
         near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
         # ... and a weakly strange border on the spot's shoulder, where glare was measured
