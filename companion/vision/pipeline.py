@@ -1385,14 +1385,13 @@ class BoardReader:
         # highlight on a card printed red keeps too little red through the erosion; read as a
         # chip by its disc, else left as it is, for the looks below)
         left = undecided & (symbols == "?")
-        # (... also when doubted beside a cover too: a red disc whole, round and as wide as a
+        # (and one doubted beside a cover as well: a red disc whole, round and as wide as a
         # chip is no cover's sign)
-        if unknown.any() and "undecided" in why:
+        if unknown.any():
             left |= (
-                unknown
-                & (symbols == "?")
+                (symbols == "?")
                 & held_only_by(why, ("undecided", BESIDE_COVER))
-                & np.asarray(why["undecided"], bool)
+                & held_by(why, ("undecided",))
             )
         if ink is not None and left.any():
             ink = ink | left
@@ -1469,8 +1468,8 @@ class BoardReader:
             if doubts.any():
                 # (glare pales a chip but never turns it into another, nor hides a chip beside
                 # it: a cell doubted only for glare, or beside a doubt, blocks none; nor one
-                # doubted for glare and the signs a chip washed out by it shows too: part of
-                # its colour, its printing and lines faded)
+                # doubted for glare and for what a chip washed out by it shows besides: part
+                # of its colour, its printing gone)
                 glared = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER})
                 washed = held_only_by(why, GLARE_CAUSES | {BESIDE_COVER} | WASHED_SIGNS)
                 if washed.any():
