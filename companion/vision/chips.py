@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from companion.vision.causes import held_only_by
 from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
@@ -101,7 +102,6 @@ PALE_HAND_TINT = 0.3  # ... spread broadly (eroded tint), not the thin edge of a
 DIM_HAND_TINT = 0.5  # skin over a cell spread this broadly (eroded tint) ...
 DIM_HAND_WHITE = 0.9  # ... with the card's white this dim is a hand, whatever print shows
 PATTERN_RED_MIN = 0.55  # thin red over more of a cell than printing covers (bold hearts: 0.59)
-WASHED_ALONE = frozenset({"part_chip_bg", "next_to_cover"})  # a washed-out chip's own doubts
 NEAR_RAW_RED = 0.4  # ... and this much red that is not a solid disc (a red card back's pattern)
 
 
@@ -2141,25 +2141,22 @@ def classify(
         # chip there off-centre, or red printing there, is no chip washed out
         cover = occluded.copy()
         cover[CORNERS] = False
-        if covers and feats.glared is not None:
+        # (no more skin than the board's printed faces show: no hand; where glare was measured)
+        no_hand = None if feats.glared is None else feats.skin < _face_skin(feats, is_empty)
+        if covers and no_hand is not None:
             # (and so is a chip washed out by glare taken off there, showing part of its
             # colour as a chip between fingers does, with no skin: no hand, no cover)
-            washed = (
-                causes["part_chip_bg"] & feats.glared & (feats.skin < _face_skin(feats, is_empty))
-            )
+            washed = causes["part_chip_bg"] & feats.glared & no_hand
             if washed.any():
-                others = [mask for code, mask in causes.items() if code not in WASHED_ALONE]
-                cover &= ~(washed & ~functools.reduce(np.logical_or, others))
+                cover &= ~(washed & held_only_by(causes, ("part_chip_bg",)))
         near_cover = _beside(cover)
         explained = border_veiled & ~near_cover
         # ... and a weakly strange border on the spot's shoulder, where glare was measured
         # though too little to be taken off as such, or clipped a little of the cell, beside
         # glare alone is the glare's too (with no more skin than the board's printed faces)
         shoulder = np.zeros_like(explained)
-        if feats.glare_added is not None:
-            shoulder = ((feats.glare_added > 0) | (feats.glare >= SHOULDER_CLIPPED)) & (
-                feats.skin < _face_skin(feats, is_empty)
-            )
+        if no_hand is not None:
+            shoulder = ((feats.glare_added > 0) | (feats.glare >= SHOULDER_CLIPPED)) & no_hand
         away = is_empty & ~near  # (the picture cards' own levels are measured away from it)
         causes["next_to_cover"] = (
             near

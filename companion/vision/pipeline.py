@@ -1068,11 +1068,7 @@ class BoardReader:
             if cleared and feats.ink_masks is not None and (symbols == "?").any():
                 # a chip small against its cell left `?` beside cells read empty only now,
                 # which blocked the look at its disc as a cover would, is looked at again
-                shape = chips.shape_of(grid)
-                symbols, conf = self._small_chips(
-                    symbols, conf, why, feats, feats.ink_masks, shape,
-                    lambda: _chip_width(feats, shape, memo), memo, empty=False,
-                )  # fmt: skip
+                symbols, conf = self._small_chips(symbols, conf, why, feats, grid, memo, False)
             # a red ace left undecided, its red a disc as wide as a chip (a chip, or the ace's
             # one big pip: alike in shape), is a chip where it does not look like its twin ace
             # read empty
@@ -1384,15 +1380,11 @@ class BoardReader:
         # (and a cell left unknown only as neither a chip nor printing: a red chip holed by its
         # highlight on a card printed red keeps too little red through the erosion; read as a
         # chip by its disc, else left as it is, for the looks below)
-        left = undecided & (symbols == "?")
-        # (and one doubted beside a cover as well: a red disc whole, round and as wide as a
-        # chip is no cover's sign)
-        if unknown.any():
-            left |= (
-                (symbols == "?")
-                & held_only_by(why, ("undecided", BESIDE_COVER))
-                & held_by(why, ("undecided",))
-            )
+        # (or as that and beside a cover as well: a red disc whole, round and as wide as a chip
+        # is no cover's sign)
+        left = symbols == "?"
+        if left.any():
+            left &= held_only_by(why, ("undecided", BESIDE_COVER)) & held_by(why, ("undecided",))
         if ink is not None and left.any():
             ink = ink | left
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
@@ -1418,7 +1410,7 @@ class BoardReader:
             # (red printed on the card, and a chip's disc in red's paler orange hues too)
             symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful & ~no_red, "rust_disc")
         # a chip small against its cell, or holed by its highlight
-        symbols, conf = self._small_chips(symbols, conf, why, feats, masks, shape, width, memo)
+        symbols, conf = self._small_chips(symbols, conf, why, feats, grid, memo)
         # a chip too pale for its colour class (bright light, a light blue or mint chip) in a
         # cell read empty that prints no picture (a picture may hold pale blue or green)
         pale = (symbols == ".") & (feats.pale_bg >= PALE_LOOK)
@@ -1449,13 +1441,12 @@ class BoardReader:
                 symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
         return symbols, conf
 
-    def _small_chips(self, symbols, conf, why, feats, masks, shape, width, memo, empty=True):
+    def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):
         """``symbols`` and ``conf`` with the chips small against their cells, or holed by their
         highlights, read by their round discs (``companion.vision.small_chips``): in a cell read
         empty (unless not ``empty``), or left `?` as a pattern or undecided with no other doubt
         around it (a loose card or a sleeve lies over several cells and brings signs of a
-        cover; its pattern may show round blobs too). ``width``: a callable giving the board's
-        chip width."""
+        cover; its pattern may show round blobs too). ``memo`` as in :meth:`_chip_shapes`."""
         solid = np.maximum.reduce([feats.chip[s] for s in CHIP_SYMBOLS]) >= SOLID_SOME
         candidates = (symbols == ".") & solid if empty else np.zeros_like(solid)
         unknown = symbols == "?"
@@ -1480,9 +1471,10 @@ class BoardReader:
                 # (no blocking cell among its 8 neighbours: a dilation of them, which marks a
                 # doubted cell itself only when it lies beside one, rather than a sum)
                 candidates |= doubts & ~chips._beside(blocking)
-        if candidates.any() and width():
+        shape = chips.shape_of(grid)
+        if candidates.any() and (width := _chip_width(feats, shape, memo)):
             aces = red_ace_cells(self.orientation)
-            found = small_chips(candidates, feats.raw, masks, width(), shape, memo, aces)
+            found = small_chips(candidates, feats.raw, feats.ink_masks, width, shape, memo, aces)
             if found is not None:
                 symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
         return symbols, conf
