@@ -72,9 +72,11 @@ from companion.vision.small_chips import (
     PALE_LOOK,
     SMALL_CHIP_CONF,
     SOLID_SOME,
+    WASHED_CONF,
     WASHED_SIGNS,
     pale_discs,
     small_chips,
+    washed_colour,
     washed_discs,
 )
 from companion.vision.stats import median, percentile_u8
@@ -1085,6 +1087,8 @@ class BoardReader:
             # (and a blue or green chip paled by a veil of glare that faded its lines)
             pale = veiled_chips(symbols, why, feats.raw, feats.pale_bg, feats.black)
             symbols, conf = _taken(symbols, conf, pale != "", pale, VEILED_CONF)
+            # (and one washed out by glare, its faint hue's disc that of one chip colour)
+            symbols, conf = self._washed_colour(symbols, conf, why, feats, grid, memo)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 symbols, conf = _taken(symbols, conf, back, why.get("_read"), why.get("_read_conf"))
@@ -1440,6 +1444,25 @@ class BoardReader:
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
                 symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
         return symbols, conf
+
+    def _washed_colour(self, symbols, conf, why, feats, grid, memo):
+        """``symbols`` and ``conf`` with the blue and green chips washed out by glare read by
+        their faint hue's disc (``small_chips.washed_colour``): cells left unknown for glare,
+        or for the signs a washed-out chip shows, alone (a picture card's art may be blue or
+        green: not looked at). ``memo`` as in :meth:`_chip_shapes`."""
+        washed = symbols == "?"
+        if not washed.any() or feats.hsv is None or feats.ink_masks is None:
+            return symbols, conf
+        washed &= held_only_by(why, GLARE_CAUSES | WASHED_SIGNS)
+        washed &= ~face_cells(orientation=self.orientation)
+        if not washed.any():
+            return symbols, conf
+        shape = chips.shape_of(grid)
+        width = _chip_width(feats, shape, memo)
+        if not width:
+            return symbols, conf
+        read = washed_colour(washed, feats.hsv, self.profile, width, shape)
+        return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):
         """``symbols`` and ``conf`` with the chips small against their cells, or holed by their

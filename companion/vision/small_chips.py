@@ -175,21 +175,63 @@ def washed_discs(
     look = candidates & ~CORNERS
     if not look.any():
         return look
-    w, h = shape.w, shape.h
     # (each cell's mean, for the memo: one area resize of the saturation plane)
     saturation = cv2.resize(cv2.extractChannel(hsv, 1), (10, 10), interpolation=cv2.INTER_AREA)
 
     def disc(r: int, c: int) -> int:
-        # (looked at in the 3x3 cells around: a chip's blob reaches at most into the next)
-        r0, c0 = max(0, r - 1), max(0, c - 1)
-        part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
-        masks = [hue_mask(part, profile, sym, WASHED_SATURATION) for sym in CHIP_SYMBOLS]
-        low = (WASHED_CRIMSON[0], WASHED_SATURATION, profile.min_value)
-        crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
-        own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
-        red = masks[CHIP_SYMBOLS.index("R")]
-        if cv2.countNonZero(crimson[own]) > cv2.countNonZero(red[own]):
-            masks.append(crimson | red)
-        return int(any(chip_disc(m, r - r0, c - c0, shape, width, False) for m in masks))
+        return int(any(disc for disc in _faint_discs(hsv, profile, r, c, width, shape).values()))
 
     return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
+
+
+WASHED_CONF = 0.5  # what a chip read by its faint hue's disc alone claims
+
+
+def washed_colour(
+    candidates: np.ndarray,
+    hsv: np.ndarray,
+    profile: ColourProfile,
+    width: float,
+    shape: CellShape,
+) -> np.ndarray:
+    """Per cell (10x10 str): ``"B"`` or ``"G"`` where one of the ``candidates`` (10x10 bool:
+    cells left unknown for glare, or for the signs a washed-out chip shows, alone; never a
+    picture card's) shows a chip's disc in that colour's faint hue (:func:`washed_discs`'
+    masks) and in no other chip colour's; ``""`` elsewhere.
+
+    Glare leaves a blue or green chip a pale disc that keeps its hue: too pale for its class,
+    and broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
+    Blue and green are never printed, and their hue bands lie apart: a round disc as wide as a
+    chip in one of them is that chip (a red chip's pink disc is left to the doubt: red's faint
+    band takes in printed hearts). Measured before choosing, on the stored readings of the
+    independent renderer's 18 board sets and 8 arm sets: of the cells left unknown for these
+    causes alone, 58 showed such a disc in one of blue and green, every one a chip of that
+    colour (none of 51 cells under an arm did); the 4 empty cells that showed one were picture
+    cards (their green art), read empty by their twins in the end."""
+    out = np.full((10, 10), "", "<U1")
+    for r, c in np.argwhere(candidates & ~CORNERS):
+        discs = _faint_discs(hsv, profile, r, c, width, shape)
+        shown = [sym for sym, disc in discs.items() if disc]
+        if len(shown) == 1 and shown[0] in "BG":
+            out[r, c] = shown[0]
+    return out
+
+
+def _faint_discs(
+    hsv: np.ndarray, profile: ColourProfile, r: int, c: int, width: float, shape: CellShape
+) -> dict[str, int]:
+    """Each chip colour's ``chip_shapes.chip_disc`` answer over cell ``(r, c)`` on the mask of
+    its hue however faint (saturation >= ``WASHED_SATURATION``; red's with the orange-red
+    hues where the cell shows more of them), looked at in the 3x3 cells around (a chip's blob
+    reaches at most into the next)."""
+    w, h = shape.w, shape.h
+    r0, c0 = max(0, r - 1), max(0, c - 1)
+    part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
+    masks = {sym: hue_mask(part, profile, sym, WASHED_SATURATION) for sym in CHIP_SYMBOLS}
+    low = (WASHED_CRIMSON[0], WASHED_SATURATION, profile.min_value)
+    crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
+    own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
+    discs = {sym: chip_disc(m, r - r0, c - c0, shape, width, False) for sym, m in masks.items()}
+    if cv2.countNonZero(crimson[own]) > cv2.countNonZero(masks["R"][own]):
+        discs["R"] |= chip_disc(crimson | masks["R"], r - r0, c - c0, shape, width, False)
+    return discs
