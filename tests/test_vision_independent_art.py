@@ -659,7 +659,7 @@ def test_a_small_chip_beside_a_chip_washed_out_by_glare_is_read_by_its_disc(name
     cell was doubted for the glare and for what a washed-out chip shows besides (part of its
     colour, or its printing gone). Glare hides no chip beside it, so that cell no longer blocks
     the look at the small chip's round disc; the washed-out chip itself is read by its faint
-    hue's disc (see the test below)."""
+    hue's disc (see the next test)."""
     reading, truth = _read(name)
     (r, c), (wr, wc) = cell, washed
     assert truth["cells"][r][c] == "B" and truth["cells"][wr][wc] in "BG"
@@ -668,14 +668,22 @@ def test_a_small_chip_beside_a_chip_washed_out_by_glare_is_read_by_its_disc(name
     assert _wrong(reading, truth) == []
 
 
-def test_green_chips_washed_out_by_glare_are_read_by_their_faint_hues_disc():
-    """Glare washed out two green chips on D7 and E7: too pale for green's class, showing a
-    broad pale tint, part of their colour and no printing, they were left unknown. Their faint
-    hue still makes a chip's round disc in green and in no other chip colour: green chips."""
-    reading, truth = _read("jax7_frame_0048")
-    for r, c in ((6, 3), (6, 4)):
-        assert truth["cells"][r][c] == "G"
-        assert reading.cells[r][c] == "G"
+@pytest.mark.parametrize(
+    ("name", "cells", "colour"),
+    [
+        ("jax7_frame_0048", ((6, 3), (6, 4)), "G"),
+        ("mixed8_frame_0050", ((1, 4), (3, 4), (3, 5)), "R"),
+    ],
+)
+def test_chips_washed_out_by_glare_are_read_by_their_faint_hues_disc(name, cells, colour):
+    """Glare washed out these chips: too pale for their colour's class, showing a broad pale
+    tint, part of their colour or no printing, they were left unknown. Their faint hue still
+    makes a chip's round disc in their colour and in no other chip colour: chips of that
+    colour (red only where glare was found)."""
+    reading, truth = _read(name)
+    for r, c in cells:
+        assert truth["cells"][r][c] == colour
+        assert reading.cells[r][c] == colour
         assert reading.unknown_reasons.get(f"{'ABCDEFGHIJ'[c]}{r + 1}") is None
     assert _wrong(reading, truth) == []
 

@@ -237,26 +237,37 @@ def test_a_faint_disc_of_a_chips_hue_is_a_washed_chip_and_faint_print_is_not():
     assert np.argwhere(doubtful).tolist() == [[2, 2]]
 
 
-def test_a_faint_blue_or_green_disc_is_read_as_that_chip_and_a_pink_one_is_not():
-    """A cell left unknown for glare alone whose faint hue makes a chip's disc in blue or in
-    green holds that chip; a faint pink disc (a red chip, or a bold heart washed out) and a
-    faint disc too small for a chip are left to the doubt."""
+def test_a_faint_disc_of_one_chip_colour_is_read_as_that_chip():
+    """A cell left unknown for glare whose faint hue makes a chip's disc in one chip colour
+    holds that chip: blue or green anywhere, red only where glare was found (a hand's skin is
+    in red's faint hues); a faint disc too small for a chip, or in a hue no chip has, is left
+    to the doubt."""
     from companion.vision.colour import ColourProfile
     from companion.vision.small_chips import washed_colour
 
     hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
     hsv[:] = (20, 6, 225)  # a card's white
     chip = 2 * CHIP
-    discs = {(2, 2): (60, CHIP), (2, 6): (110, CHIP), (5, 5): (176, CHIP), (7, 3): (60, CHIP // 2)}
-    for (r, c), (hue, radius) in discs.items():
+    discs = {
+        (2, 2): (60, 0),  # green
+        (2, 6): (110, 0),  # blue
+        (5, 5): (176, 0),  # pink: a red chip washed out
+        (5, 1): (176, 0),  # pink where glare was not found
+        (7, 3): (60, -CHIP // 2),  # too small
+        (7, 7): (27, 0),  # yellow
+    }
+    for (r, c), (hue, smaller) in discs.items():
         disc = np.zeros(hsv.shape[:2], np.uint8)
-        cv2.circle(disc, (round((c + 0.5) * W), round((r + 0.5) * H)), radius, 255, -1)
+        cv2.circle(disc, (round((c + 0.5) * W), round((r + 0.5) * H)), CHIP + smaller, 255, -1)
         hsv[disc > 0] = (hue, 25, 215)
     candidates = np.zeros((10, 10), bool)
     for cell in (*discs, (8, 8)):
         candidates[cell] = True
-    read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE)
+    glared = np.zeros((10, 10), bool)
+    glared[5, 5] = True
+    read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE, red=glared)
     assert {tuple(rc): str(read[tuple(rc)]) for rc in np.argwhere(read != "")} == {
         (2, 2): "G",
         (2, 6): "B",
+        (5, 5): "R",
     }

@@ -1446,10 +1446,10 @@ class BoardReader:
         return symbols, conf
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
-        """``symbols`` and ``conf`` with the blue and green chips washed out by glare read by
-        their faint hue's disc (``small_chips.washed_colour``): cells left unknown for glare,
-        or for the signs a washed-out chip shows, alone (a picture card's art may be blue or
-        green: not looked at). ``memo`` as in :meth:`_chip_shapes`."""
+        """``symbols`` and ``conf`` with the chips washed out by glare read by their faint
+        hue's disc (``small_chips.washed_colour``): cells left unknown for glare, or for the
+        signs a washed-out chip shows, alone (a picture card's art may show any colour: not
+        looked at). ``memo`` as in :meth:`_chip_shapes`."""
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
             return symbols, conf
@@ -1461,7 +1461,10 @@ class BoardReader:
         width = _chip_width(feats, shape, memo)
         if not width:
             return symbols, conf
-        read = washed_colour(washed, feats.hsv, self.profile, width, shape)
+        # (red where glare was found: a hand's skin lies in red's faint hues)
+        red = washed & held_by(why, GLARE_CAUSES)
+        aces = red_ace_cells(self.orientation)
+        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, aces)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):

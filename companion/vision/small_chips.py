@@ -193,27 +193,38 @@ def washed_colour(
     profile: ColourProfile,
     width: float,
     shape: CellShape,
+    red: np.ndarray | None = None,
+    aces: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Per cell (10x10 str): ``"B"`` or ``"G"`` where one of the ``candidates`` (10x10 bool:
-    cells left unknown for glare, or for the signs a washed-out chip shows, alone; never a
-    picture card's) shows a chip's disc in that colour's faint hue (:func:`washed_discs`'
-    masks) and in no other chip colour's; ``""`` elsewhere.
+    """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
+    left unknown for glare, or for the signs a washed-out chip shows, alone; never a picture
+    card's) that shows a chip's disc in that colour's faint hue (:func:`washed_discs`' masks)
+    and in no other chip colour's; ``""`` elsewhere. Red only on the ``red`` cells (10x10
+    bool; None: nowhere) and, as wide as a chip but not round (``WIDE_DISC``), not on the
+    ``aces`` (10x10 bool, the red aces: their one big pip measures so; None: nowhere).
 
-    Glare leaves a blue or green chip a pale disc that keeps its hue: too pale for its class,
-    and broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
-    Blue and green are never printed, and their hue bands lie apart: a round disc as wide as a
-    chip in one of them is that chip (a red chip's pink disc is left to the doubt: red's faint
-    band takes in printed hearts). Measured before choosing, on the stored readings of the
-    independent renderer's 18 board sets and 8 arm sets: of the cells left unknown for these
-    causes alone, 58 showed such a disc in one of blue and green, every one a chip of that
-    colour (none of 51 cells under an arm did); the 4 empty cells that showed one were picture
-    cards (their green art), read empty by their twins in the end."""
+    Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
+    broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
+    Blue and green are never printed and their hue bands lie apart; red's faint band takes in
+    a hand's skin too (round fingertips), hence only where glare was found. Measured before
+    choosing, on the stored readings of the independent renderer's 18 board sets and 8 arm
+    sets, with the cells left unknown for these causes alone: 58 showed such a disc in one of
+    blue and green, every one a chip of that colour (none of 51 cells under an arm did); the
+    4 empty cells that did were picture cards (their green art), read empty by their twins in
+    the end. Of 61 red chips left unknown so, 30 showed a red disc; the 2 empty cards that did
+    (a fingertip's pink beside an arm, a glare spot's halo on a peach card) were read empty by
+    their twins before this look."""
     out = np.full((10, 10), "", "<U1")
+    red = np.zeros((10, 10), bool) if red is None else red
+    aces = np.zeros((10, 10), bool) if aces is None else aces
     for r, c in np.argwhere(candidates & ~CORNERS):
         discs = _faint_discs(hsv, profile, r, c, width, shape)
         shown = [sym for sym, disc in discs.items() if disc]
-        if len(shown) == 1 and shown[0] in "BG":
-            out[r, c] = shown[0]
+        if len(shown) != 1:
+            continue
+        if shown == ["R"] and (not red[r, c] or (aces[r, c] and not discs["R"] & ROUND_DISC)):
+            continue
+        out[r, c] = shown[0]
     return out
 
 
