@@ -1463,8 +1463,7 @@ class BoardReader:
             return symbols, conf
         # (red where glare was found: a hand's skin lies in red's faint hues)
         red = washed & held_by(why, GLARE_CAUSES)
-        aces = red_ace_cells(self.orientation)
-        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, aces)
+        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):
