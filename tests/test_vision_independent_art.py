@@ -698,3 +698,13 @@ def test_solid_chips_beside_a_chip_washed_out_where_glare_was_taken_off_are_read
     for r, c in ((2, 7), (3, 7), (4, 7)):
         assert reading.cells[r][c] == truth["cells"][r][c] != "."
     assert _wrong(reading, truth) == []
+
+
+def test_a_board_whose_outline_an_arm_bent_is_read_on_the_cards():
+    """An arm reaches over a felt board's corner: no fitted grid explained enough of its lines,
+    and the board's outline, bent by the arm at that corner, took in the navy border along
+    two edges. Refined, the outline moved over a quarter of a cell onto the cards and explained
+    half its lines, and it was thrown away for moving that far. A refined outline that explains
+    its lines as well as a located grid must is now tried before the outline as found."""
+    reading, truth = _read("hands_s103_frame_0059")
+    assert _wrong(reading, truth) == []

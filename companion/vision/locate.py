@@ -860,8 +860,7 @@ def _grids_found(bgr: np.ndarray, limit: int, deep: bool) -> Iterator[GridFit]:
             yield out[-1]
     # (after as many fitted grids as the limit allows: the sheets come on top of them)
     for sheet in (sheets or [])[:SHEETS]:
-        found = _sheet_grid(full, sheet, [o.quad for o in out])
-        if found is not None:
+        for found in _sheet_grids(full, sheet, [o.quad for o in out]):
             out.append(found)
             yield found
 
@@ -887,20 +886,23 @@ def _off_frame_edges(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> b
     return bool(np.all((q > margin) & (q < np.array([w, h]) - 1 - margin)))
 
 
-def _sheet_grid(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) -> GridFit | None:
+def _sheet_grids(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) -> list[GridFit]:
     """An outline taken as the grid itself (see ``SHEETS``): refined when its refined lines
-    stay on it (each corner within ``SHEET_MOVE_MAX`` of a cell), else as found; None when it
-    is (nearly) a grid located already."""
+    stay on it (each corner within ``SHEET_MOVE_MAX`` of a cell), else as found; none when it
+    is (nearly) a grid located already. A refined grid that moved further but explains its
+    lines as well as a located grid must (``REFINE_MIN``) comes first, the outline as found
+    after it: an arm over a corner bends the outline there, and the refined grid lies on the
+    cards; or the refined grid slid off onto a pattern of lines around the board."""
     cell = np.linalg.norm(sheet[1] - sheet[0]) / 10
     if not _is_new(sheet, others, 0.3 * cell):
-        return None
+        return []
     refined, lines = refine_grid(full, sheet, rounds=2)
     moved = float(np.max(np.linalg.norm(refined - sheet, axis=1)))
-    if moved <= SHEET_MOVE_MAX * cell and plausible_cells(refined):
-        sheet = refined
-    else:
-        lines = 0.0
-    return GridFit(quad=sheet, score=0.0, source=SHEET_SOURCE, lines=max(lines, SHEET_LINES))
+    as_found = GridFit(quad=sheet, score=0.0, source=SHEET_SOURCE, lines=SHEET_LINES)
+    if not plausible_cells(refined) or (moved > SHEET_MOVE_MAX * cell and lines < REFINE_MIN):
+        return [as_found]
+    grid = GridFit(quad=refined, score=0.0, source=SHEET_SOURCE, lines=max(lines, SHEET_LINES))
+    return [grid] if moved <= SHEET_MOVE_MAX * cell else [grid, as_found]
 
 
 def _refined(
