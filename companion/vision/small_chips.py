@@ -197,24 +197,23 @@ def washed_colour(
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
     left unknown for glare, or for the signs a washed-out chip shows, alone; never a picture
-    card's) that shows a chip's disc in that colour's faint hue (:func:`washed_discs`' masks)
-    and in no other chip colour's; ``""`` elsewhere. Red only on the ``red`` cells (10x10
-    bool; None: nowhere) and only as a round disc (``ROUND_DISC``): a red ace's one big pip,
-    and a card's hearts smeared by motion blur under glare, are as wide as a chip but not as
-    round (``WIDE_DISC``).
+    card's) that shows a round disc as wide as a chip (``ROUND_DISC``) in that colour's faint
+    hue (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""``
+    elsewhere. Red only on the ``red`` cells (10x10 bool; None: nowhere).
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
-    Blue and green are never printed and their hue bands lie apart; red's faint band takes in
-    a hand's skin too (round fingertips), hence only where glare was found. Measured before
-    choosing, on the stored readings of the independent renderer's 18 board sets and 8 arm
-    sets, with the cells left unknown for these causes alone: 58 showed such a disc in one of
-    blue and green, every one a chip of that colour (none of 51 cells under an arm did); the
-    4 empty cells that did were picture cards (their green art), read empty by their twins in
-    the end. Of 61 red chips left unknown so, 18 showed a round red disc (30 one as wide);
-    the 2 empty cards that showed a red disc (a fingertip's pink beside an arm, a glare spot's
-    halo on a peach card) were read empty by their twins before this look, and a 9 of hearts
-    smeared by 13 pixels of motion blur under glare measured as wide as a chip."""
+    Blue and green are never printed; red's faint band takes in a hand's skin too (round
+    fingertips), hence only where glare was found. Only a round disc: as wide as a chip but
+    not as round is what a red ace's one big pip, a card's hearts smeared by motion blur under
+    glare (a 9 of hearts, 13 pixels of blur) and a mint chip washed out to a cyan between
+    green's band and blue's measured (read red, red and blue before this was required).
+    Measured before choosing, on the stored readings of the independent renderer's 18 board
+    sets and 8 arm sets, with the cells left unknown for these causes alone: 47 showed a round
+    disc in one of blue and green, every one a chip of that colour (none of 51 cells under an
+    arm did), and 18 a round red one, every one a red chip; the empty cards that showed a
+    disc (picture cards' green art; a fingertip's pink beside an arm, a glare spot's halo on a
+    peach card) are not looked at or were read empty by their twins before this look."""
     out = np.full((10, 10), "", "<U1")
     red = np.zeros((10, 10), bool) if red is None else red
     for r, c in np.argwhere(candidates & ~CORNERS):
@@ -222,9 +221,9 @@ def washed_colour(
         shown = [sym for sym, disc in discs.items() if disc]
         if len(shown) != 1:
             continue
-        if shown == ["R"] and not (red[r, c] and discs["R"] & ROUND_DISC):
-            continue
-        out[r, c] = shown[0]
+        sym = shown[0]
+        if discs[sym] & ROUND_DISC and (sym != "R" or red[r, c]):
+            out[r, c] = sym
     return out
 
 
