@@ -179,7 +179,7 @@ def washed_discs(
     saturation = cv2.resize(cv2.extractChannel(hsv, 1), (10, 10), interpolation=cv2.INTER_AREA)
 
     def disc(r: int, c: int) -> int:
-        return int(any(disc for disc in _faint_discs(hsv, profile, r, c, width, shape).values()))
+        return int(any(_faint_discs(hsv, profile, r, c, width, shape).values()))
 
     return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
 
