@@ -898,11 +898,12 @@ def _sheet_grids(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) 
         return []
     refined, lines = refine_grid(full, sheet, rounds=2)
     moved = float(np.max(np.linalg.norm(refined - sheet, axis=1)))
+    stayed = moved <= SHEET_MOVE_MAX * cell
     as_found = GridFit(quad=sheet, score=0.0, source=SHEET_SOURCE, lines=SHEET_LINES)
-    if not plausible_cells(refined) or (moved > SHEET_MOVE_MAX * cell and lines < REFINE_MIN):
+    if not plausible_cells(refined) or (not stayed and lines < REFINE_MIN):
         return [as_found]
     grid = GridFit(quad=refined, score=0.0, source=SHEET_SOURCE, lines=max(lines, SHEET_LINES))
-    return [grid] if moved <= SHEET_MOVE_MAX * cell else [grid, as_found]
+    return [grid] if stayed else [grid, as_found]
 
 
 def _refined(

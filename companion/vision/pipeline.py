@@ -1463,7 +1463,7 @@ class BoardReader:
             return symbols, conf
         # (red where glare was found: a hand's skin lies in red's faint hues)
         red = washed & held_by(why, GLARE_CAUSES)
-        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red)
+        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):

@@ -175,13 +175,7 @@ def washed_discs(
     look = candidates & ~CORNERS
     if not look.any():
         return look
-    # (each cell's mean, for the memo: one area resize of the saturation plane)
-    saturation = cv2.resize(cv2.extractChannel(hsv, 1), (10, 10), interpolation=cv2.INTER_AREA)
-
-    def disc(r: int, c: int) -> int:
-        return int(any(_faint_discs(hsv, profile, r, c, width, shape).values()))
-
-    return look & (kept(memo, "washed_discs", look, saturation / 255.0, 0, disc) > 0)
+    return look & (faint_discs(look, hsv, profile, width, shape, memo) > 0)
 
 
 WASHED_CONF = 0.5  # what a chip read by its faint hue's disc alone claims
@@ -194,12 +188,14 @@ def washed_colour(
     width: float,
     shape: CellShape,
     red: np.ndarray | None = None,
+    memo: dict | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
     left unknown for glare, or for the signs a washed-out chip shows, alone; never a picture
     card's) that shows a round disc as wide as a chip (``ROUND_DISC``) in that colour's faint
     hue (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""``
-    elsewhere. Red only on the ``red`` cells (10x10 bool; None: nowhere).
+    elsewhere. Red only on the ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in
+    :func:`faint_discs`.
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
@@ -215,9 +211,13 @@ def washed_colour(
     disc (picture cards' green art; a fingertip's pink beside an arm, a glare spot's halo on a
     peach card) are not looked at or were read empty by their twins before this look."""
     out = np.full((10, 10), "", "<U1")
+    look = candidates & ~CORNERS
+    if not look.any():
+        return out
     red = np.zeros((10, 10), bool) if red is None else red
-    for r, c in np.argwhere(candidates & ~CORNERS):
-        discs = _faint_discs(hsv, profile, r, c, width, shape)
+    codes = faint_discs(look, hsv, profile, width, shape, memo)
+    for r, c in np.argwhere(look):
+        discs = {sym: (int(codes[r, c]) >> (2 * k)) & 3 for k, sym in enumerate(CHIP_SYMBOLS)}
         shown = [sym for sym, disc in discs.items() if disc]
         if len(shown) != 1:
             continue
@@ -225,6 +225,30 @@ def washed_colour(
         if discs[sym] & ROUND_DISC and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
+
+
+def faint_discs(
+    look: np.ndarray,
+    hsv: np.ndarray,
+    profile: ColourProfile,
+    width: float,
+    shape: CellShape,
+    memo: dict | None = None,
+) -> np.ndarray:
+    """Per cell (10x10 int; only those ``look`` marks are meant): each chip colour's
+    ``chip_shapes.chip_disc`` bits on its faint hue's mask (:func:`_faint_discs`), two bits a
+    colour in ``CHIP_SYMBOLS`` order (0: no disc in any). ``memo`` (kept with a located grid)
+    keeps each cell's answer while its mean saturation stays (``chip_shapes.kept``): a fixed
+    camera's glare spot lies on the same cells, read empty (:func:`washed_discs`) or left
+    unknown (:func:`washed_colour`) frame after frame."""
+    # (each cell's mean, for the memo: one area resize of the saturation plane)
+    saturation = cv2.resize(cv2.extractChannel(hsv, 1), (10, 10), interpolation=cv2.INTER_AREA)
+
+    def code(r: int, c: int) -> int:
+        discs = _faint_discs(hsv, profile, r, c, width, shape)
+        return sum(discs[sym] << (2 * k) for k, sym in enumerate(CHIP_SYMBOLS))
+
+    return kept(memo, "faint_discs", look, saturation / 255.0, 0, code)
 
 
 def _faint_discs(
