@@ -673,13 +673,17 @@ def test_a_small_chip_beside_a_chip_washed_out_by_glare_is_read_by_its_disc(name
     [
         ("jax7_frame_0048", ((6, 3), (6, 4)), "G"),
         ("mixed8_frame_0050", ((1, 4), (3, 4), (3, 5)), "R"),
+        ("jax11_frame_0033", ((7, 3),), "R"),  # on a picture card (a queen), its twin empty
+        ("jax6_frame_0045", ((4, 8),), "R"),  # joined to a heart's pip, its twin empty
+        ("mixed5_frame_0013", ((6, 3),), "G"),  # cut by clipped glare, its twin empty
     ],
 )
 def test_chips_washed_out_by_glare_are_read_by_their_faint_hues_disc(name, cells, colour):
     """Glare washed out these chips: too pale for their colour's class, showing a broad pale
     tint, part of their colour or no printing, they were left unknown. Their faint hue still
     makes a chip's round disc in their colour and in no other chip colour: chips of that
-    colour (red only where glare was found)."""
+    colour (red only where glare was found). Against the card's twin read empty, which shows
+    no such disc, also on a picture card, and also a disc as wide as a chip but not round."""
     reading, truth = _read(name)
     for r, c in cells:
         assert truth["cells"][r][c] == colour

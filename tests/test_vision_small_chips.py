@@ -271,3 +271,34 @@ def test_a_faint_disc_of_one_chip_colour_is_read_as_that_chip():
         (2, 6): "B",
         (5, 5): "R",
     }
+
+
+def test_a_faint_disc_is_read_against_the_card_s_twin_where_one_reads_empty():
+    """A picture card's art may show a chip's colour: its faint disc is a chip only against
+    its twin card read empty, where the same art shows no such disc. Against such a twin, a
+    blob as wide as a chip but not round (a washed-out chip joined to a faint pip) is a chip
+    too; without one, only a round disc is."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import washed_colour
+
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+    chip = 2 * CHIP
+
+    def centre(r, c):
+        return round((c + 0.5) * W), round((r + 0.5) * H)
+
+    for cell in ((2, 2), (4, 4), (8, 8)):  # (8, 8): the twin of (4, 4), the same green art
+        cv2.circle(hsv, centre(*cell), CHIP, (60, 25, 215), -1)
+    for cell in ((6, 2), (6, 6)):  # a chip's disc joined to a pip: as wide, not round
+        cv2.circle(hsv, centre(*cell), CHIP, (60, 25, 215), -1)
+        x, y = centre(*cell)
+        cv2.circle(hsv, (x + CHIP + 1, y), 5, (60, 25, 215), -1)  # (1.33x its inner circle)
+    candidates = np.zeros((10, 10), bool)
+    for cell in ((2, 2), (4, 4), (6, 2), (6, 6)):
+        candidates[cell] = True
+    twin_of = np.full((10, 10), -1)
+    twin_of[2, 2], twin_of[4, 4], twin_of[6, 2] = 7 * 10 + 7, 8 * 10 + 8, 1 * 10 + 7
+    read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE, twin_of=twin_of)
+    assert np.argwhere(read != "").tolist() == [[2, 2], [6, 2]]
+    assert read[2, 2] == read[6, 2] == "G"

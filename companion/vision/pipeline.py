@@ -1472,13 +1472,18 @@ class BoardReader:
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips washed out by glare read by their faint
         hue's disc (``small_chips.washed_colour``): cells left unknown for glare, or for the
-        signs a washed-out chip shows, alone (a picture card's art may show any colour: not
-        looked at). ``memo`` as in :meth:`_chip_shapes`."""
+        signs a washed-out chip shows, alone (a picture card's art may show any colour: only
+        against its twin read empty). ``memo`` as in :meth:`_chip_shapes`."""
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
             return symbols, conf
         washed &= held_only_by(why, GLARE_CAUSES | WASHED_SIGNS)
-        washed &= ~face_cells(orientation=self.orientation)
+        # (each card against its twin where that reads empty, which shows the card as printed;
+        # a picture card only so)
+        twin_of = twin_cells(self.orientation)
+        faces = face_cells(orientation=self.orientation)
+        twin_of = np.where((twin_of >= 0) & (symbols.ravel()[twin_of] == "."), twin_of, -1)
+        washed &= ~faces | (twin_of >= 0)
         if not washed.any():
             return symbols, conf
         shape = chips.shape_of(grid)
@@ -1487,7 +1492,7 @@ class BoardReader:
             return symbols, conf
         # (red where glare was found: a hand's skin lies in red's faint hues)
         red = washed & held_by(why, GLARE_CAUSES)
-        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo)
+        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo, twin_of)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):

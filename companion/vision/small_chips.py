@@ -189,42 +189,62 @@ def washed_colour(
     shape: CellShape,
     red: np.ndarray | None = None,
     memo: dict | None = None,
+    twin_of: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
-    left unknown for glare, or for the signs a washed-out chip shows, alone; never a picture
-    card's) that shows a round disc as wide as a chip (``ROUND_DISC``) in that colour's faint
-    hue (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""``
-    elsewhere. Red only on the ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in
+    left unknown for glare, or for the signs a washed-out chip shows, alone) that shows a
+    round disc as wide as a chip (``ROUND_DISC``) in that colour's faint hue
+    (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""`` elsewhere.
+    Red only on the ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in
     :func:`faint_discs`.
+
+    ``twin_of`` (10x10 int; None: -1 everywhere) gives a candidate's twin, the flat index of
+    the cell printing the same card, read empty (-1: none). Against such a twin the candidate
+    is read only where the twin shows no disc at all in the colour's faint hue (the same card
+    with no chip on it), and then a disc as wide as a chip but not as round (``WIDE_DISC``: a
+    washed-out chip joined to a pip's faint red, or cut by clipped glare) is read too. A
+    picture card's art may show any colour: the caller looks at one only against its twin.
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
     Blue and green are never printed; red's faint band takes in a hand's skin too (round
-    fingertips), hence only where glare was found. Only a round disc: as wide as a chip but
-    not as round is what a red ace's one big pip, a card's hearts smeared by motion blur under
-    glare (a 9 of hearts, 13 pixels of blur) and a mint chip washed out to a cyan between
-    green's band and blue's measured (read red, red and blue before this was required).
+    fingertips), hence only where glare was found. Without a twin only a round disc: as wide
+    as a chip but not as round is what a red ace's one big pip, a card's hearts smeared by
+    motion blur under glare (a 9 of hearts, 13 pixels of blur) and a mint chip washed out to a
+    cyan between green's band and blue's measured (read red, red and blue before this was
+    required).
     Measured before choosing, on the stored readings of the independent renderer's 18 board
     sets and 8 arm sets, with the cells left unknown for these causes alone: 47 showed a round
     disc in one of blue and green, every one a chip of that colour (none of 51 cells under an
     arm did), and 18 a round red one, every one a red chip; the empty cards that showed a
     disc (picture cards' green art; a fingertip's pink beside an arm, a glare spot's halo on a
-    peach card) are not looked at or were read empty by their twins before this look."""
+    peach card) are not looked at or were read empty by their twins before this look. Against
+    twins read empty, on the same readings: 8 picture cards (round discs) and 17 other cells
+    (wide discs) more were read, every one its chip."""
     out = np.full((10, 10), "", "<U1")
     look = candidates & ~CORNERS
     if not look.any():
         return out
     red = np.zeros((10, 10), bool) if red is None else red
-    codes = faint_discs(look, hsv, profile, width, shape, memo)
+    twin_of = np.full((10, 10), -1) if twin_of is None else twin_of
+    twins = np.zeros(100, bool)
+    twins[twin_of[look & (twin_of >= 0)]] = True
+    codes = faint_discs(look | twins.reshape(10, 10), hsv, profile, width, shape, memo).ravel()
     for r, c in np.argwhere(look):
-        discs = {sym: (int(codes[r, c]) >> (2 * k)) & 3 for k, sym in enumerate(CHIP_SYMBOLS)}
-        shown = [sym for sym, disc in discs.items() if disc]
+        shown = {sym: disc for sym, disc in _discs(codes[r * 10 + c]).items() if disc}
         if len(shown) != 1:
             continue
-        sym = shown[0]
-        if discs[sym] & ROUND_DISC and (sym != "R" or red[r, c]):
+        (sym, disc), twin = shown.popitem(), twin_of[r, c]
+        if twin >= 0 and _discs(codes[twin])[sym]:
+            continue  # (the card's own art shows that disc)
+        if (disc & ROUND_DISC or twin >= 0) and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
+
+
+def _discs(code: int) -> dict[str, int]:
+    """Each chip colour's disc bits in a :func:`faint_discs` code."""
+    return {sym: (int(code) >> (2 * k)) & 3 for k, sym in enumerate(CHIP_SYMBOLS)}
 
 
 def faint_discs(
