@@ -692,6 +692,31 @@ def test_chips_washed_out_by_glare_are_read_by_their_faint_hues_disc(name, cells
     assert _wrong(reading, truth) == []
 
 
+def _cells(names: str) -> list[tuple[int, int]]:
+    return [(int(name[1:]) - 1, "ABCDEFGHIJ".index(name[0])) for name in names.split()]
+
+
+@pytest.mark.parametrize(
+    ("name", "cells"),
+    [
+        # a small board in a 640x480 frame, blurred: blue and green chips left undecided, and
+        # those beside them doubted as lying next to a cover
+        ("mixed5_frame_0096", "F3 E4 C6 E6 B7 D7 B8 C8 B9 C9 B10 G10"),
+        # an arm over the board: chips beside it doubted, and chips it shadows undecided
+        ("hands_s63_frame_0014", "D2 E2 F3 H4 A5 B6 E6 F6 B7 H7 I7 J7 C8"),
+    ],
+)
+def test_chips_left_undecided_or_beside_a_cover_are_read_by_their_faint_disc(name, cells):
+    """Blue and green chips a person reads at a glance were left unknown: too little of their
+    colour reached its class (blurred, paled, shadowed), or they lay beside such a doubt or an
+    arm. Their faint hue still makes a chip's disc in one chip colour alone: that chip."""
+    reading, truth = _read(name)
+    for r, c in _cells(cells):
+        assert truth["cells"][r][c] in "BG"
+        assert reading.cells[r][c] == truth["cells"][r][c]
+    assert _wrong(reading, truth) == []
+
+
 def test_solid_chips_beside_a_chip_washed_out_where_glare_was_taken_off_are_read():
     """A blue chip on G4 lay under glare that was taken off; it came back pale, part of its blue
     showing as fingers leave of a chip, and it stays unknown. Three solid chips beside it (H3,

@@ -192,7 +192,8 @@ def washed_colour(
     twin_of: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
-    left unknown for glare, or for the signs a washed-out chip shows, alone) that shows a
+    left unknown for glare, for the signs a washed-out chip shows, for too little of a chip's
+    colour or beside a cover, alone: ``BoardReader._washed_colour``) that shows a
     round disc as wide as a chip (``ROUND_DISC``) in that colour's faint hue
     (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""`` elsewhere.
     Red only on the ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in
