@@ -302,3 +302,25 @@ def test_a_faint_disc_is_read_against_the_card_s_twin_where_one_reads_empty():
     read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE, twin_of=twin_of)
     assert np.argwhere(read != "").tolist() == [[2, 2], [6, 2]]
     assert read[2, 2] == read[6, 2] == "G"
+
+
+def test_a_faint_disc_far_off_its_cells_middle_is_not_read_there():
+    """A faint hue's mask takes in a neighbour's chip too, and a grid a part of a cell off puts
+    chips near the cells beside their own: a faint disc centred 0.35 of a cell off its cell's
+    middle is not read there (it still counts as a washed-out chip's, left unknown); 0.2 off,
+    as chips placed off-centre lie, it is read."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import washed_colour, washed_discs
+
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+    chip = 2 * CHIP
+    for (r, c), off in (((2, 2), 0.35), ((6, 6), 0.2)):
+        x = round((c + 0.5 - off) * W)
+        cv2.circle(hsv, (x, round((r + 0.5) * H)), CHIP, (110, 25, 215), -1)
+    candidates = np.zeros((10, 10), bool)
+    candidates[2, 2] = candidates[6, 6] = True
+    read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE)
+    assert np.argwhere(read != "").tolist() == [[6, 6]] and read[6, 6] == "B"
+    doubted = washed_discs(candidates, hsv, ColourProfile(), float(chip), SHAPE)
+    assert doubted[2, 2] and doubted[6, 6]

@@ -123,7 +123,13 @@ def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape) -> float:
 
 
 def chip_disc(
-    mask: np.ndarray, r: int, c: int, shape: CellShape, width: float, holes: bool = True
+    mask: np.ndarray,
+    r: int,
+    c: int,
+    shape: CellShape,
+    width: float,
+    holes: bool = True,
+    off_max: float = OFF_CENTRE_MAX,
 ) -> int:
     """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
     ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
@@ -142,7 +148,7 @@ def chip_disc(
     the width, 1.45-1.56x their circle before the opening) into pieces. Not in a faint hue's
     mask under glare, where a ten's pips merge around gaps as small."""
     diameter, area, centre = blob_circle(mask, r, c, shape)
-    if centre is None or not near_middle(centre, r, c, shape):
+    if centre is None or not near_middle(centre, r, c, shape, off_max):
         return 0
     bits = disc_bits(diameter, area, width)
     if not bits & WIDE_DISC and WIDE[0] * width <= diameter <= WIDE[1] * width:
@@ -150,7 +156,7 @@ def chip_disc(
         # pip beside it) joins its blob; an opening a part of a chip wide cuts such strokes
         # off, and a chip's disc keeps its width and becomes round again
         diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width), holes)
-        if centre is not None and near_middle(centre, r, c, shape):
+        if centre is not None and near_middle(centre, r, c, shape, off_max):
             bits |= disc_bits(diameter, area, width) & WIDE_DISC
     return bits
 
@@ -170,12 +176,14 @@ def disc_bits(diameter: float, area: float, width: float) -> int:
     return bits
 
 
-def near_middle(centre: tuple[float, float], r: int, c: int, shape: CellShape) -> bool:
+def near_middle(
+    centre: tuple[float, float], r: int, c: int, shape: CellShape, off_max: float = OFF_CENTRE_MAX
+) -> bool:
     """Whether a disc centred at ``centre`` (grid image pixels ``(x, y)``) lies on cell
-    ``(r, c)``: no more than ``OFF_CENTRE_MAX`` of the cell off its centre along either axis."""
+    ``(r, c)``: no more than ``off_max`` of the cell off its centre along either axis."""
     dx = abs(centre[0] / shape.w - (c + 0.5))
     dy = abs(centre[1] / shape.h - (r + 0.5))
-    return max(dx, dy) <= OFF_CENTRE_MAX
+    return max(dx, dy) <= off_max
 
 
 def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> float | None:

@@ -151,6 +151,12 @@ WASHED_SATURATION = 16
 # band); a bold heart's blurred pink rim reaches them too, but its red is most of it (12-17
 # pixels beside 157-165), and joined to it made a disc
 WASHED_CRIMSON = (158, 169)
+# a faint disc's centre lies at most this far (of a cell) off its cell's: nearer than a solid
+# chip's may (``chip_shapes.OFF_CENTRE_MAX``), as a faint hue's mask takes in a neighbour's
+# chip too, and a grid off by a part of a cell along one edge showed two chips 0.37 off the
+# cells beside their own (read there); the chips it read measured at most 0.23 off
+FAINT_OFF_MAX = 0.3
+NEAR_MIDDLE = 4  # the bit of a faint disc that near its cell's middle (``chip_disc``'s: 1, 2)
 
 
 def washed_discs(
@@ -238,6 +244,8 @@ def washed_colour(
         (sym, disc), twin = shown.popitem(), twin_of[r, c]
         if twin >= 0 and _discs(codes[twin])[sym]:
             continue  # (the card's own art shows that disc)
+        if not disc & NEAR_MIDDLE:
+            continue  # (perhaps a neighbour's chip, or a grid a part of a cell off)
         if (disc & ROUND_DISC or twin >= 0) and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
@@ -245,7 +253,7 @@ def washed_colour(
 
 def _discs(code: int) -> dict[str, int]:
     """Each chip colour's disc bits in a :func:`faint_discs` code."""
-    return {sym: (int(code) >> (2 * k)) & 3 for k, sym in enumerate(CHIP_SYMBOLS)}
+    return {sym: (int(code) >> (3 * k)) & 7 for k, sym in enumerate(CHIP_SYMBOLS)}
 
 
 def faint_discs(
@@ -257,8 +265,9 @@ def faint_discs(
     memo: dict | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 int; only those ``look`` marks are meant): each chip colour's
-    ``chip_shapes.chip_disc`` bits on its faint hue's mask (:func:`_faint_discs`), two bits a
-    colour in ``CHIP_SYMBOLS`` order (0: no disc in any). ``memo`` (kept with a located grid)
+    ``chip_shapes.chip_disc`` bits on its faint hue's mask (:func:`_faint_discs`) with
+    ``NEAR_MIDDLE`` where the disc lies that near its cell's middle, three bits a colour in
+    ``CHIP_SYMBOLS`` order (0: no disc in any). ``memo`` (kept with a located grid)
     keeps each cell's answer while its mean saturation stays (``chip_shapes.kept``): a fixed
     camera's glare spot lies on the same cells, read empty (:func:`washed_discs`) or left
     unknown (:func:`washed_colour`) frame after frame."""
@@ -267,7 +276,7 @@ def faint_discs(
 
     def code(r: int, c: int) -> int:
         discs = _faint_discs(hsv, profile, r, c, width, shape)
-        return sum(discs[sym] << (2 * k) for k, sym in enumerate(CHIP_SYMBOLS))
+        return sum(discs[sym] << (3 * k) for k, sym in enumerate(CHIP_SYMBOLS))
 
     return kept(memo, "faint_discs", look, saturation / 255.0, 0, code)
 
@@ -286,7 +295,15 @@ def _faint_discs(
     low = (WASHED_CRIMSON[0], WASHED_SATURATION, profile.min_value)
     crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
     own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
-    discs = {sym: chip_disc(m, r - r0, c - c0, shape, width, False) for sym, m in masks.items()}
+    r, c = r - r0, c - c0
+
+    def disc(mask: np.ndarray) -> int:
+        bits = chip_disc(mask, r, c, shape, width, False)
+        if bits and chip_disc(mask, r, c, shape, width, False, FAINT_OFF_MAX):
+            bits |= NEAR_MIDDLE
+        return bits
+
+    discs = {sym: disc(mask) for sym, mask in masks.items()}
     if cv2.countNonZero(crimson[own]) > cv2.countNonZero(masks["R"][own]):
-        discs["R"] |= chip_disc(crimson | masks["R"], r - r0, c - c0, shape, width, False)
+        discs["R"] |= disc(crimson | masks["R"])
     return discs
