@@ -1472,9 +1472,9 @@ class BoardReader:
     # the doubts besides glare's that a chip's faint disc settles: a chip blurred or paled,
     # too little of its colour in its class (``undecided``), and a chip beside a cover (the
     # cover's cell itself is never looked at). On the independent renderer's 18 board sets,
-    # 8 arm sets and seeds 141-143: 358 cells more read right (297 on arm frames), 1 wrong: a
-    # blue chip pushed off its cell onto a king beside it, read there (its own cell read
-    # empty, wrong already). Red is read only where glare was found, as before.
+    # 8 arm sets and seeds 141-143: 357 cells more read right (297 on arm frames), none wrong
+    # once a faint disc must lie near its cell's middle (``small_chips.FAINT_OFF_MAX``). Red
+    # is read only where glare was found, as before.
     FAINT_DOUBTS = frozenset({"undecided", BESIDE_COVER})
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
