@@ -134,8 +134,9 @@ def chip_disc(
     """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
     ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
     ``AS_WIDE`` as wide, ``WIDE_DISC`` when it is as wide as a chip (``WIDE``) and about as
-    round (``NEAR_ROUND_MAX``), both, or 0; 0 too when its inner circle is centred off the
-    cell's middle (:func:`near_middle`: a neighbour's chip reaching in is that cell's).
+    round (``NEAR_ROUND_MAX``), both, or 0; 0 too when its inner circle is centred more than
+    ``off_max`` of a cell off the cell's middle (:func:`near_middle`: a neighbour's chip
+    reaching in is that cell's).
 
     Small in the frame (cells are read at ~24 px) a chip's highlight bites into its colour's
     disc at the rim, where filling holes cannot close it: red chips read as ink on an

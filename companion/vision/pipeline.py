@@ -264,8 +264,8 @@ class _WarpPlan:
     """How a quad is warped to its grid image: the grid's cell shape and the homography onto
     it, and from the quad's second warp on (a fixed camera warps the same quad every frame;
     locating tries many quads once each) the per-pixel maps of that homography, which
-    ``cv2.remap`` samples in about half the time ``cv2.warpPerspective`` takes to work them
-    out again for every frame."""
+    ``cv2.remap`` samples without working them out again for every frame as
+    ``cv2.warpPerspective`` does (0.4-0.5 ms against 0.5-0.9 ms for a 1080p frame's grid)."""
 
     def __init__(self, shape: chips.CellShape, hom: np.ndarray):
         self.shape, self.hom, self.maps = shape, hom, None

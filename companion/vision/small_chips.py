@@ -202,8 +202,8 @@ def washed_colour(
     colour or beside a cover, alone: ``BoardReader._washed_colour``) that shows a
     round disc as wide as a chip (``ROUND_DISC``) in that colour's faint hue
     (:func:`washed_discs`' masks) and no disc in any other chip colour's; ``""`` elsewhere.
-    Red only on the ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in
-    :func:`faint_discs`.
+    The disc must lie within ``FAINT_OFF_MAX`` of a cell of its cell's middle. Red only on the
+    ``red`` cells (10x10 bool; None: nowhere). ``memo`` as in :func:`faint_discs`.
 
     ``twin_of`` (10x10 int; None: -1 everywhere) gives a candidate's twin, the flat index of
     the cell printing the same card, read empty (-1: none). Against such a twin the candidate
@@ -295,11 +295,11 @@ def _faint_discs(
     low = (WASHED_CRIMSON[0], WASHED_SATURATION, profile.min_value)
     crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
     own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
-    r, c = r - r0, c - c0
+    at = (r - r0, c - c0)  # (the cell in ``part``)
 
     def disc(mask: np.ndarray) -> int:
-        bits = chip_disc(mask, r, c, shape, width, False)
-        if bits and chip_disc(mask, r, c, shape, width, False, FAINT_OFF_MAX):
+        bits = chip_disc(mask, *at, shape, width, False)
+        if bits and chip_disc(mask, *at, shape, width, False, FAINT_OFF_MAX):
             bits |= NEAR_MIDDLE
         return bits
 
