@@ -717,6 +717,17 @@ def test_chips_left_undecided_or_beside_a_cover_are_read_by_their_faint_disc(nam
     assert _wrong(reading, truth) == []
 
 
+def test_a_red_chip_left_undecided_is_read_against_its_twin_read_empty():
+    """A red chip (F2) left undecided: too little of its red reached its class. A hand's skin
+    lies in red's faint hues, so a faint red disc is read as a chip only where glare was
+    found, or as here on a cell doubted for nothing else, against its twin card read empty,
+    which shows no such disc: the card as printed shows none."""
+    reading, truth = _read("mixed11_frame_0072")
+    assert truth["cells"][1][5] == "R"
+    assert reading.cells[1][5] == "R"
+    assert _wrong(reading, truth) == []
+
+
 def test_solid_chips_beside_a_chip_washed_out_where_glare_was_taken_off_are_read():
     """A blue chip on G4 lay under glare that was taken off; it came back pale, part of its blue
     showing as fingers leave of a chip, and it stays unknown. Three solid chips beside it (H3,

@@ -1474,7 +1474,8 @@ class BoardReader:
     # cover's cell itself is never looked at). On the independent renderer's 18 board sets,
     # 8 arm sets and seeds 141-143: 357 cells more read right (297 on arm frames), none wrong
     # once a faint disc must lie near its cell's middle (``small_chips.FAINT_OFF_MAX``). Red
-    # is read only where glare was found, as before.
+    # only where glare was found, as before, or on a cell doubted only as undecided against
+    # its twin read empty (3 red chips more, on the same sets and seeds 151-153).
     FAINT_DOUBTS = frozenset({"undecided", BESIDE_COVER})
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
@@ -1500,8 +1501,10 @@ class BoardReader:
         width = _chip_width(feats, shape, memo)
         if not width:
             return symbols, conf
-        # (red where glare was found: a hand's skin lies in red's faint hues)
-        red = washed & held_by(why, GLARE_CAUSES)
+        # (red where glare was found: a hand's skin lies in red's faint hues; or on a cell
+        # doubted only as undecided, against its twin read empty)
+        red = held_by(why, GLARE_CAUSES) | (held_only_by(why, ("undecided",)) & (twin_of >= 0))
+        red &= washed
         read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo, twin_of)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
