@@ -704,12 +704,15 @@ def _cells(names: str) -> list[tuple[int, int]]:
         ("mixed5_frame_0096", "F3 E4 C6 E6 B7 D7 B8 C8 B9 C9 B10 G10"),
         # an arm over the board: chips beside it doubted, and chips it shadows undecided
         ("hands_s63_frame_0014", "D2 E2 F3 H4 A5 B6 E6 F6 B7 H7 I7 J7 C8"),
+        # a blue chip under glare, undecided, its border's colour strange to the board's
+        ("jax6_frame_0107", "H3"),
     ],
 )
 def test_chips_left_undecided_or_beside_a_cover_are_read_by_their_faint_disc(name, cells):
     """Blue and green chips a person reads at a glance were left unknown: too little of their
     colour reached its class (blurred, paled, shadowed), or they lay beside such a doubt or an
-    arm. Their faint hue still makes a chip's disc in one chip colour alone: that chip."""
+    arm, or their border showed a colour strange to the board's. Their faint hue still makes a
+    chip's disc in one chip colour alone: that chip."""
     reading, truth = _read(name)
     for r, c in _cells(cells):
         assert truth["cells"][r][c] in "BG"
