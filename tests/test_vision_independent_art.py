@@ -706,6 +706,8 @@ def _cells(names: str) -> list[tuple[int, int]]:
         ("hands_s63_frame_0014", "D2 E2 F3 H4 A5 B6 E6 F6 B7 H7 I7 J7 C8"),
         # a blue chip under glare, undecided, its border's colour strange to the board's
         ("jax6_frame_0107", "H3"),
+        # a blurred green chip whose highlights left thin strokes of green: a pattern
+        ("mixed8_frame_0073", "I3"),
     ],
 )
 def test_chips_left_undecided_or_beside_a_cover_are_read_by_their_faint_disc(name, cells):

@@ -1470,23 +1470,25 @@ class BoardReader:
         return symbols, conf
 
     # the doubts besides glare's that a chip's faint disc settles: a chip blurred or paled,
-    # too little of its colour in its class (``undecided``), a chip beside a cover, and a
-    # border of strange colour alone (a chip's own colour or glare's on it; a hand, a card or
-    # a sleeve over a cell brings more signs, and hides any round disc). On the independent
-    # renderer's 18 board sets, 8 arm sets and seeds 141-143: 357 cells more read right (297
-    # on arm frames), none wrong once a faint disc must lie near its cell's middle
-    # (``small_chips.FAINT_OFF_MAX``); with the strange border, 22 more on those and seeds
-    # 151-153, none wrong, our renderer's hand sets unchanged. Red only where glare was found,
-    # as before, or on a cell doubted only as undecided against its twin read empty (3 red
-    # chips more).
-    FAINT_DOUBTS = frozenset({"undecided", BESIDE_COVER, "foreign_border"})
+    # too little of its colour in its class (``undecided``) or holed into thin strokes by its
+    # highlights (``pattern``: a card's back over a cell shows no round disc), a chip beside
+    # a cover, and a border of strange colour alone (a chip's own colour or glare's on it; a
+    # hand, a card or a sleeve over a cell brings more signs, and hides any round disc). On
+    # the independent renderer's 18 board sets, 8 arm sets and seeds 141-143: 357 cells more
+    # read right (297 on arm frames), none wrong once a faint disc must lie near its cell's
+    # middle (``small_chips.FAINT_OFF_MAX``); with the strange border, 22 more on those and seeds
+    # 151-153, none wrong, our renderer's hand sets unchanged; with the pattern, 28 more (5
+    # under an arm), none wrong, our renderer's hand sets and 240 frames with loose cards
+    # (their backs' lattices) unchanged. Red only where glare was found, as before, or on a
+    # cell doubted only as undecided against its twin read empty (3 red chips more).
+    FAINT_DOUBTS = frozenset({"undecided", "pattern", BESIDE_COVER, "foreign_border"})
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips washed out by glare read by their faint
         hue's disc (``small_chips.washed_colour``): cells left unknown for glare, for the
         signs a washed-out chip shows, for too little of a chip's colour (``undecided``: a
-        chip blurred, or paled by light), for lying beside a cover or for a strange border,
-        alone (``FAINT_DOUBTS``; a picture card's art may show any colour: only against its
+        chip blurred, or paled by light; or holed into a pattern), for lying beside a cover
+        or for a strange border, alone (``FAINT_DOUBTS``; a picture card's art may show any colour: only against its
         twin read empty). ``memo`` as in :meth:`_chip_shapes`."""
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
