@@ -24,6 +24,7 @@ AS_WIDE = 0.85  # a round disc (``ROUND_MAX``) this wide of the board's chips is
 WIDE = (0.78, 1.2)  # ... and so is a disc this wide of them (printing: <= 0.76) ...
 NEAR_ROUND_MAX = 1.45  # ... no bigger than this times its inner circle (a highlight's bite)
 ROUND_DISC, WIDE_DISC = 1, 2  # the bits of :func:`chip_disc`
+NEAR_MIDDLE = 4  # ... and, when asked, of a disc that near its cell's middle
 UNGLUE = 0.4  # of the chip width: an opening this wide cuts printing off a chip's rim
 HOLE_MAX = 0.25  # of the opening's square: a hole this small in a blob is a highlight's
 OFF_CENTRE_MAX = 0.4  # of a cell: a disc's centre at most this far off its cell's (else a
@@ -129,14 +130,15 @@ def chip_disc(
     shape: CellShape,
     width: float,
     holes: bool = True,
-    off_max: float = OFF_CENTRE_MAX,
+    near: float | None = None,
 ) -> int:
     """How the blob of ``mask`` over cell ``(r, c)`` compares with a chip of this board's
     ``width`` (pixels): ``ROUND_DISC`` when it is a round disc (``ROUND_MAX``) at least
     ``AS_WIDE`` as wide, ``WIDE_DISC`` when it is as wide as a chip (``WIDE``) and about as
-    round (``NEAR_ROUND_MAX``), both, or 0; 0 too when its inner circle is centred more than
-    ``off_max`` of a cell off the cell's middle (:func:`near_middle`: a neighbour's chip
-    reaching in is that cell's).
+    round (``NEAR_ROUND_MAX``), both, or 0; 0 too when its inner circle is centred off the
+    cell's middle (:func:`near_middle`: a neighbour's chip reaching in is that cell's). With
+    ``near`` (of a cell), also ``NEAR_MIDDLE`` where the disc that earned those bits is
+    centred at most that far off the cell's middle.
 
     Small in the frame (cells are read at ~24 px) a chip's highlight bites into its colour's
     disc at the rim, where filling holes cannot close it: red chips read as ink on an
@@ -149,17 +151,22 @@ def chip_disc(
     the width, 1.45-1.56x their circle before the opening) into pieces. Not in a faint hue's
     mask under glare, where a ten's pips merge around gaps as small."""
     diameter, area, centre = blob_circle(mask, r, c, shape)
-    if centre is None or not near_middle(centre, r, c, shape, off_max):
+    if centre is None or not near_middle(centre, r, c, shape):
         return 0
     bits = disc_bits(diameter, area, width)
+    inner = near is not None and near_middle(centre, r, c, shape, near)
+    near_bits = NEAR_MIDDLE if bits and inner else 0
     if not bits & WIDE_DISC and WIDE[0] * width <= diameter <= WIDE[1] * width:
         # as wide as a chip but not as round: printing touching its rim (a card's index, a
         # pip beside it) joins its blob; an opening a part of a chip wide cuts such strokes
         # off, and a chip's disc keeps its width and becomes round again
         diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width), holes)
-        if centre is not None and near_middle(centre, r, c, shape, off_max):
-            bits |= disc_bits(diameter, area, width) & WIDE_DISC
-    return bits
+        if centre is not None and near_middle(centre, r, c, shape):
+            wide = disc_bits(diameter, area, width) & WIDE_DISC
+            bits |= wide
+            if wide and inner and near_middle(centre, r, c, shape, near):
+                near_bits = NEAR_MIDDLE
+    return bits | near_bits
 
 
 def _odd(pixels: float) -> int:

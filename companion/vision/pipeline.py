@@ -1481,15 +1481,15 @@ class BoardReader:
     # under an arm), none wrong, our renderer's hand sets and 240 frames with loose cards
     # (their backs' lattices) unchanged. Red only where glare was found, as before, or on a
     # cell doubted only as undecided against its twin read empty (3 red chips more).
-    FAINT_DOUBTS = frozenset({"undecided", "pattern", BESIDE_COVER, "foreign_border"})
+    FAINT_DOUBTS = SMALL_DOUBTS | {BESIDE_COVER, "foreign_border"}
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with the chips washed out by glare read by their faint
         hue's disc (``small_chips.washed_colour``): cells left unknown for glare, for the
         signs a washed-out chip shows, for too little of a chip's colour (``undecided``: a
         chip blurred, or paled by light; or holed into a pattern), for lying beside a cover
-        or for a strange border, alone (``FAINT_DOUBTS``; a picture card's art may show any colour: only against its
-        twin read empty). ``memo`` as in :meth:`_chip_shapes`."""
+        or for a strange border, alone (``FAINT_DOUBTS``; a picture card's art may show any
+        colour: only against its twin read empty). ``memo`` as in :meth:`_chip_shapes`."""
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
             return symbols, conf

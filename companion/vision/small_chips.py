@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.vision.chip_shapes import (
+    NEAR_MIDDLE,
     ROUND_DISC,
     SOME_COLOUR,
     WIDE_DISC,
@@ -156,7 +157,6 @@ WASHED_CRIMSON = (158, 169)
 # chip too, and a grid off by a part of a cell along one edge showed two chips 0.37 off the
 # cells beside their own (read there); the chips it read measured at most 0.23 off
 FAINT_OFF_MAX = 0.3
-NEAR_MIDDLE = 4  # the bit of a faint disc that near its cell's middle (``chip_disc``'s: 1, 2)
 
 
 def washed_discs(
@@ -296,14 +296,8 @@ def _faint_discs(
     crimson = cv2.inRange(part, low, (WASHED_CRIMSON[1], 255, 255))
     own = (slice((r - r0) * h, (r - r0 + 1) * h), slice((c - c0) * w, (c - c0 + 1) * w))
     at = (r - r0, c - c0)  # (the cell in ``part``)
-
-    def disc(mask: np.ndarray) -> int:
-        bits = chip_disc(mask, *at, shape, width, False)
-        if bits and chip_disc(mask, *at, shape, width, False, FAINT_OFF_MAX):
-            bits |= NEAR_MIDDLE
-        return bits
-
-    discs = {sym: disc(mask) for sym, mask in masks.items()}
+    near = FAINT_OFF_MAX
+    discs = {sym: chip_disc(m, *at, shape, width, False, near) for sym, m in masks.items()}
     if cv2.countNonZero(crimson[own]) > cv2.countNonZero(masks["R"][own]):
-        discs["R"] |= disc(crimson | masks["R"])
+        discs["R"] |= chip_disc(crimson | masks["R"], *at, shape, width, False, near)
     return discs
