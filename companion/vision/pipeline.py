@@ -1062,35 +1062,9 @@ class BoardReader:
         # (or, both unknown, as its twin does where both show their printing)
         # (both look at unknown cells only: on a frame with none, not even set up)
         if (symbols == "?").any():
-            twins = functools.partial(
-                empty_like_twins, printed=_printed_empty(why, feats), match=match
+            symbols, conf, cleared = _empty_cards(
+                grid, symbols, conf, why, feats, self.orientation, match
             )
-
-            def cousins(grid, symbols, orientation):
-                # (a cousin read empty no surer than by its shape alone stands in only with a
-                # second one alike: see empty_like_cousins; ``conf`` as the twins left it)
-                # (cells doubted only beside a cover are no cover: not counted; those read
-                # as a chip before are read back as one or stay unknown, never compared)
-                beside = doubted_beside_cover(symbols, why)
-                if beside.any():
-                    read = why["_read"]
-                    symbols = np.where(beside & (read != "."), read, symbols)
-                return empty_like_cousins(
-                    grid,
-                    symbols,
-                    orientation,
-                    sure=conf > RED_PRINT_CONF,
-                    aside=beside,
-                    match=match,
-                )
-
-            cleared = False
-            for look in (twins, cousins):
-                alike, likeness = look(grid, symbols, self.orientation)
-                if alike.any():
-                    symbols = np.where(alike, ".", symbols)
-                    conf = np.where(alike, likeness, conf)
-                    cleared = True
             if cleared and feats.ink_masks is not None and (symbols == "?").any():
                 # a chip small against its cell left `?` beside cells read empty only now,
                 # which blocked the look at its disc as a cover would, is looked at again
@@ -1104,6 +1078,7 @@ class BoardReader:
         # ... and red that a black suit's card cannot print is a chip (only unknown cells are
         # looked at: most frames of a fixed camera have none)
         if (symbols == "?").any():
+            looked_at = symbols
             # (a chip pushed off its cell's centre first: its cell then counts as read)
             # (each look's cells taken only when it found some: most frames' looks find none)
             off = off_centre_chips(symbols, why, feats.raw, feats.eroded_chips)
@@ -1125,6 +1100,12 @@ class BoardReader:
                 ring_red=feats.ring_colour["R"] if feats.ring_colour else None,
             )
             symbols, conf = _taken(symbols, conf, red, "R", RED_ON_BLACK_CONF)
+            # cells these looks read were still unknown to the twin and cousin looks above,
+            # which then compared too many cells to look at any: they look again
+            if (symbols != looked_at).any() and (symbols == "?").any():
+                symbols, conf, _ = _empty_cards(
+                    grid, symbols, conf, why, feats, self.orientation, match
+                )
         # a card and its twin both read empty that look unlike, on a board whose empty twins
         # look alike: something lies on one of them (the one that shows what another empty
         # card of its rank or suit shows is the card as printed)
@@ -1249,42 +1230,56 @@ class BoardReader:
 
     def _chips_unlike_twins(self, symbols, conf, why, feats, match):
         """``symbols`` and ``conf`` with the cells read empty (as red printing, or outright: see
-        :meth:`_red_unlike_twins`), red their strongest chip colour over ``INK_CHIP_RED_MIN`` of
-        them on a card printed red and no hand's skin on them, read red where their
-        twin reads empty (surely, or with ``RED_MORE`` less red) and shows another picture
-        (``twins.unlike_empty_twins``) or, their twin holding a chip, where every other card of
-        their rank in a red suit read empty shows another picture and one of them less red
-        (``twins.unlike_red_cousins``), on a board whose empty twins look alike
-        (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's pip or a
-        heart card's pips, holed by its highlight or small in the frame, keeps no more of its
-        red through the erosions than printing does, and its shape merged with the pips is no
-        disc.
+        :meth:`_red_unlike_twins`) or left unknown only as undecided, red their strongest chip
+        colour over ``INK_CHIP_RED_MIN`` of them on a card printed red and no hand's skin on
+        them, read red where their twin reads empty (surely, or with ``RED_MORE`` less red)
+        and shows another picture (``twins.unlike_empty_twins``) or, their twin holding a chip,
+        where every other card of their rank in a red suit read empty shows another picture
+        and one of them less red (``twins.unlike_red_cousins``), on a board whose empty twins
+        look alike (``TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS``): a red chip over a red ace's
+        pip or a heart card's pips, holed by its highlight or small in the frame, keeps no
+        more of its red through the erosions than printing does, and its shape merged with the
+        pips is no disc (nor measured against a chip's width, on a board showing no blue or
+        green chip).
 
         Measured on the 14 independent board sets and a new one (1,800 frames): of 3,091 cells
         read so, 8 were chips; 2 had their twin empty, 0.49 and 0.56 alike on boards whose
         twins were 0.96 alike, 4 more their twin holding a chip and cousins 0.13-0.27 alike
         (empty cards: >= 0.57). The 172 empty ones less than 0.7 alike with their empty twin
         lay on boards whose twins were at most 0.77 alike (text and felt arts: little to
-        correlate)."""
+        correlate). The undecided cells, added later and measured on the 22 independent board
+        sets and 11 arm sets then kept (3,900 frames): 5 red chips more read, nothing else
+        changed."""
         red = feats.raw["R"]
-        some = (symbols == ".") & (red >= INK_CHIP_RED_MIN)
+        some = symbols == "."
+        undecided = symbols == "?"
+        if undecided.any():
+            # (and a cell left unknown only as neither clearly a chip nor clearly printing: a
+            # red chip over a heart card's pips, on a board showing no other chip to measure
+            # a chip's width by, keeps too little of its red through the erosion for a chip)
+            undecided &= held_only_by(why, ("undecided",))
+            some = some | undecided
+        some &= red >= INK_CHIP_RED_MIN
         if not some.any():
             return symbols, conf
         # (a fixed camera: the same cells read as in the last frame, none of them changed, get
         # the last frame's answer)
         ink = why.get("_ink")
         sure = conf > RED_PRINT_CONF
-        key = [symbols, some, sure] + ([] if ink is None else [ink])
+        # (such a cell showing a chip's share of solid red is no finger in shadow over a card)
+        solid = undecided & (feats.chip["R"] >= chips.CHIP_MIN)
+        key = [symbols, some, sure, solid] + ([] if ink is None else [ink])
         red_chips = match.answer(
             ("red_twins", *(a.tobytes() for a in key)),
-            lambda: self._red_chips_unlike_twins(some, symbols, sure, ink, feats, match),
+            lambda: self._red_chips_unlike_twins(some, symbols, sure, ink, feats, match, solid),
         )
         return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
 
-    def _red_chips_unlike_twins(self, some, symbols, sure, ink, feats, match):
+    def _red_chips_unlike_twins(self, some, symbols, sure, ink, feats, match, solid):
         """:meth:`_chips_unlike_twins`'s cells (10x10 bool), of those ``some`` marks (read
-        empty, much red); ``sure``: the cells read surely (above a reading by shape alone);
-        ``ink``: those read empty as printing (None: no such reading)."""
+        empty or left undecided, much red); ``sure``: the cells read surely (above a reading
+        by shape alone); ``ink``: those read empty as printing (None: no such reading);
+        ``solid``: those left undecided with a chip's share of solid red."""
         red = feats.raw["R"]
         look = (
             some
@@ -1297,7 +1292,7 @@ class BoardReader:
         # (a cell read empty outright, not as printing, is looked at only with its border its
         # own: fingers in shadow over it show no skin)
         plain = look if ink is None else look & ~ink
-        look &= ~(plain & (feats.ring >= chips.HAND_RING))
+        look &= ~(plain & (feats.ring >= chips.HAND_RING) & ~solid)
         twins = twin_cells(self.orientation).ravel()
         # (nor one showing more dark than its twin: a red chip adds no black, fingers in shadow
         # across a card's corner do, 0.14 of it on an unseen frame; red chips read empty: 0.0)
@@ -1896,6 +1891,35 @@ def _printed_empty(why: dict, feats: chips.CellFeatures) -> np.ndarray | None:
         return None
     printed = feats.dark + feats.red_ink >= chips.PRINT_MIN
     return (np.asarray(why["_read"]) == ".") & printed & (feats.skin < chips.HAND_SKIN)
+
+
+def _empty_cards(grid, symbols, conf, why, feats, orientation, match):
+    """The unknown cells that show what their empty twin card shows (``empty_like_twins``),
+    then those that show what another empty card of their rank or suit shows
+    (``empty_like_cousins``), read empty: ``symbols``, ``conf`` and whether any was."""
+    # (a cousin read empty no surer than by its shape alone stands in only with a second one
+    # alike: see empty_like_cousins; ``conf`` as the twins left it)
+    alike, likeness = empty_like_twins(
+        grid, symbols, orientation, printed=_printed_empty(why, feats), match=match
+    )
+    cleared = bool(alike.any())
+    if cleared:
+        symbols = np.where(alike, ".", symbols)
+        conf = np.where(alike, likeness, conf)
+    # (cells doubted only beside a cover are no cover: not counted; those read as a chip
+    # before are read back as one or stay unknown, never compared)
+    beside = doubted_beside_cover(symbols, why)
+    looked = symbols
+    if beside.any():
+        looked = np.where(beside & (why["_read"] != "."), why["_read"], symbols)
+    alike, likeness = empty_like_cousins(
+        grid, looked, orientation, sure=conf > RED_PRINT_CONF, aside=beside, match=match
+    )
+    if alike.any():
+        symbols = np.where(alike, ".", symbols)
+        conf = np.where(alike, likeness, conf)
+        cleared = True
+    return symbols, conf, cleared
 
 
 @functools.cache
