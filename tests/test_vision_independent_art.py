@@ -784,3 +784,13 @@ def test_an_empty_card_beside_a_doubt_read_late_is_compared_with_its_cousins_aga
     assert truth["cells"][0][7] == "."
     assert reading.cells[0][7] == "."
     assert _wrong(reading, truth) == []
+
+
+def test_a_pale_red_chip_hiding_its_cards_printing_is_read_against_its_empty_twin():
+    """A red chip washed pale (F4, a black suit's 3) hid its card's few pips: the cell showed
+    no printing and was left unknown as blank. Red's faint hues take in a hand's skin, so a
+    faint red disc is read only against the twin card read empty, which shows none."""
+    reading, truth = _read("jax8_frame_0001")
+    assert truth["cells"][3][5] == "R"
+    assert reading.cells[3][5] == "R"
+    assert _wrong(reading, truth) == []

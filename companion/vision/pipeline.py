@@ -1475,7 +1475,9 @@ class BoardReader:
     # 151-153, none wrong, our renderer's hand sets unchanged; with the pattern, 28 more (5
     # under an arm), none wrong, our renderer's hand sets and 240 frames with loose cards
     # (their backs' lattices) unchanged. Red only where glare was found, as before, or on a
-    # cell doubted only as undecided against its twin read empty (3 red chips more).
+    # cell doubted only as undecided against its twin read empty (3 red chips more), or as
+    # showing no printing (``blank``: a pale red chip over a card's middle; 1 more, on a
+    # black suit's 3).
     FAINT_DOUBTS = SMALL_DOUBTS | {BESIDE_COVER, "foreign_border"}
 
     def _washed_colour(self, symbols, conf, why, feats, grid, memo):
@@ -1502,8 +1504,11 @@ class BoardReader:
         if not width:
             return symbols, conf
         # (red where glare was found: a hand's skin lies in red's faint hues; or on a cell
-        # doubted only as undecided, against its twin read empty)
-        red = held_by(why, GLARE_CAUSES) | (held_only_by(why, ("undecided",)) & (twin_of >= 0))
+        # doubted only as undecided or as showing no printing, a chip over its middle, against
+        # its twin read empty)
+        red = held_by(why, GLARE_CAUSES) | (
+            held_only_by(why, ("undecided", "blank")) & (twin_of >= 0)
+        )
         red &= washed
         read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo, twin_of)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
