@@ -794,3 +794,25 @@ def test_a_pale_red_chip_hiding_its_cards_printing_is_read_against_its_empty_twi
     assert truth["cells"][3][5] == "R"
     assert reading.cells[3][5] == "R"
     assert _wrong(reading, truth) == []
+
+
+def test_red_over_a_card_that_prints_none_is_never_read_empty():
+    """A red chip on the 9 of spades (I1), its disc holed by its highlight into a ring: too
+    little of its red survived the erosion, and the cell read empty outright. A black suit's
+    card prints no red: red over a third of it is something lying there, a chip when its blob
+    is a chip's disc, else unknown (this one's ring is a little narrow for a chip's)."""
+    reading, truth = _read("jax17_frame_0111")
+    assert truth["cells"][0][8] == "R"
+    assert reading.cells[0][8] in ("R", "?")
+    assert _wrong(reading, truth) == []
+
+
+def test_crimson_chips_are_red():
+    """A set whose red chips are crimson (hues 165-170, just short of red's band): three of
+    them read empty, one speckled half red. Saturated crimson is red's, not a washed-out
+    chip's pink nor a magenta card back's."""
+    reading, truth = _read("mixed15_frame_0045")
+    for r, c in _cells("E4 I7 J8"):
+        assert truth["cells"][r][c] == "R"
+        assert reading.cells[r][c] == "R"
+    assert _wrong(reading, truth) == []

@@ -1410,6 +1410,16 @@ class BoardReader:
             left &= held_only_by(why, ("undecided", BESIDE_COVER)) & held_by(why, ("undecided",))
         if ink is not None and left.any():
             ink = ink | left
+        # (and red over a card that prints none, read empty outright: a chip whose highlight
+        # holed its disc into a ring kept too little of its red through the erosion; a chip
+        # when its red is a disc, else unknown unless a later look here reads it)
+        black = (symbols == ".") & (feats.raw["R"] >= INK_CHIP_RED_MIN)
+        if black.any():
+            black &= no_red_cells(self.orientation)
+            if ink is not None:
+                black &= ~ink
+            ink = black if ink is None else ink | black
+        later = black
         if ink is not None and (ink & (feats.raw["R"] >= INK_CHIP_RED_MIN)).any():
             red, doubtful = chips_read_as_ink(
                 ink,
@@ -1427,8 +1437,9 @@ class BoardReader:
             )
             read = np.where(red, "R", "")
             doubtful &= ~left
+            later = later & doubtful
             symbols, conf = _looked(
-                symbols, conf, why, read, INK_CHIP_CONF, doubtful & no_red, "red_on_black"
+                symbols, conf, why, read, INK_CHIP_CONF, doubtful & no_red & ~later, "red_on_black"
             )
             # (red printed on the card, and a chip's disc in red's paler orange hues too)
             symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful & ~no_red, "rust_disc")
@@ -1462,6 +1473,10 @@ class BoardReader:
             if washed.any() and width():
                 doubtful = washed_discs(washed, feats.hsv, self.profile, width(), shape, memo)
                 symbols, conf = _looked(symbols, conf, why, None, 0.0, doubtful, "washed_chip")
+        # (red over a card that prints none, still read empty after these looks: unknown)
+        if later.any():
+            later &= symbols == "."
+            symbols, conf = _looked(symbols, conf, why, None, 0.0, later, "red_on_black")
         return symbols, conf
 
     # the doubts besides glare's that a chip's faint disc settles: a chip blurred or paled,
