@@ -120,12 +120,6 @@ DARK_SKIN_LEAST = 15  # of 255: darker pixels have no hue worth the name
 # band, but saturated as no skin is (skin: 0.23-0.68 of full; red chips and ink: 0.8-0.87)
 ORANGE_RED = (7, 12)
 ORANGE_RED_SAT = 190
-# ... and so does a crimson chip, its hues just short of red's band at the other end (165-170
-# on a set drawn independently of ours, saturation 0.47-1.0: its three chips read empty, one
-# speckled half red), far from the blue band's and a magenta card back's hues, and more
-# saturated than a chip washed pink
-CRIMSON_RED = (164, 169)
-CRIMSON_RED_SAT = 110
 # a rust-red chip (hues 4-9, saturation 0.5-0.9 with the light divided out) is speckled with
 # paler orange pixels between the two bands; they count as red inside a patch of red, where
 # they are bright: a dark hand's skin as saturated is darker (values 67-90 with the white at
@@ -143,9 +137,8 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     Each class is a box in HSV (a hue band, a least saturation and value; dark: at most a
     saturation and a value), so a pixel's classes are the bits its hue, its saturation and
     its value all allow: three table look-ups and two ands instead of one range test per
-    class and band. Red's usual band also takes the saturated orange-red and crimson hues
-    (``ORANGE_RED``, ``CRIMSON_RED``) and, among red, a rust-red chip's paler pixels
-    (``RUST_RED``)."""
+    class and band. Red's usual band also takes the saturated orange-red hues
+    (``ORANGE_RED``) and, among red, a rust-red chip's paler pixels (``RUST_RED``)."""
     hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
     h, s, v = cv2.split(hsv)
     code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
@@ -153,13 +146,6 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
         orange = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
-        if profile.chips["R"].lo > CRIMSON_RED[1]:
-            crimson = cv2.inRange(
-                hsv,
-                (CRIMSON_RED[0], CRIMSON_RED_SAT, profile.min_value),
-                (CRIMSON_RED[1], 255, 255),
-            )
-            cv2.bitwise_or(orange, crimson, dst=orange)
         rust = cv2.inRange(
             hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
         )
@@ -177,8 +163,7 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
 
 def takes_orange(profile: ColourProfile) -> bool:
     """Whether red's band is the usual one, wrapping round 0 short of the orange-red hues
-    (``ORANGE_RED``), which it then takes too (saturated, in :func:`colour_code`; and the
-    crimson ones, ``CRIMSON_RED``, when it starts above them)."""
+    (``ORANGE_RED``), which it then takes too (saturated, in :func:`colour_code`)."""
     red = profile.chips["R"]
     return red.lo > red.hi and red.hi < ORANGE_RED[0]
 
