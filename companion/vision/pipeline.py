@@ -1919,27 +1919,21 @@ def _empty_cards(grid, symbols, conf, why, feats, orientation, match):
     (``empty_like_cousins``), read empty: ``symbols``, ``conf`` and whether any was."""
     # (a cousin read empty no surer than by its shape alone stands in only with a second one
     # alike: see empty_like_cousins; ``conf`` as the twins left it)
-    alike, likeness = empty_like_twins(
+    twins, likeness = empty_like_twins(
         grid, symbols, orientation, printed=_printed_empty(why, feats), match=match
     )
-    cleared = bool(alike.any())
-    if cleared:
-        symbols = np.where(alike, ".", symbols)
-        conf = np.where(alike, likeness, conf)
+    symbols, conf = _taken(symbols, conf, twins, ".", likeness)
     # (cells doubted only beside a cover are no cover: not counted; those read as a chip
     # before are read back as one or stay unknown, never compared)
     beside = doubted_beside_cover(symbols, why)
     looked = symbols
     if beside.any():
         looked = np.where(beside & (why["_read"] != "."), why["_read"], symbols)
-    alike, likeness = empty_like_cousins(
+    cousins, likeness = empty_like_cousins(
         grid, looked, orientation, sure=conf > RED_PRINT_CONF, aside=beside, match=match
     )
-    if alike.any():
-        symbols = np.where(alike, ".", symbols)
-        conf = np.where(alike, likeness, conf)
-        cleared = True
-    return symbols, conf, cleared
+    symbols, conf = _taken(symbols, conf, cousins, ".", likeness)
+    return symbols, conf, bool(twins.any() or cousins.any())
 
 
 @functools.cache
