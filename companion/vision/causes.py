@@ -48,6 +48,7 @@ CAUSE_TEXT: dict[str, str] = {
     "rust_disc": "a chip's round disc in orange-red on a card printed red",
     "next_to_cover": "beside a covered cell, with signs of the same cover",
     "unlike_twin": "it looks unlike its twin card: something lies on one of them",
+    "exposure_disagrees": "read otherwise with the frame's light or dark tones spread",
 }
 
 
@@ -74,6 +75,7 @@ CAUSE_KIND: dict[str, str] = {
     "red_on_black": "unclear",
     "rust_disc": "unclear",
     "unlike_twin": "unclear",
+    "exposure_disagrees": "glare",
 }
 KINDS = ("hand", "cover", "glare", "unclear")
 GLARE_CAUSES = frozenset(code for code, kind in CAUSE_KIND.items() if kind == "glare")

@@ -34,6 +34,7 @@ from companion.vision.cleared_covers import (
 )
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
+from companion.vision.exposure import agreed_reading, exposure_gamma, retoned
 from companion.vision.geometry import (
     canonical_corners,
     is_convex,
@@ -163,6 +164,13 @@ PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share 
 # this is left to the closer look (right grids of 1,102 frames, glare on many: <= 0.19)
 FIRST_LOOK_UNPRINTED_MAX = 0.25
 WASHED_OUT_MAX = 0.5  # a board found on the closer look: at most this share of unprinted '.'
+# a board found only on a copy of the frame with its tones spread (exposure.py) must read at
+# least this plausibly: such a copy was the fourth look, and a grid a cell off read 0.55 there
+# with 34 cells wrong (right ones on 53 overexposed frames: 0.47-1.67, most above 0.8)
+TONED_PLAUSIBLE = 0.6
+# ... and read in the frame itself with at most this share of its cells unknown (a grid beside
+# an arm found there read 70 cells `?` and 7 chips that were not there)
+TONED_UNKNOWN_MAX = 0.35
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 # ... nor on fewer cells than this (cards showing, or chips with printing beside them): a
@@ -613,13 +621,52 @@ class BoardReader:
                 notes.extend(calm_notes)
                 notes.append("found on a copy with the camera's noise taken out")
                 return third
+        gamma = None if reading.board_found else exposure_gamma(bgr)
+        if gamma is not None:
+            # a board in the frame's crowded highlights (or shadows) is lost to the locators:
+            # a look at a copy with those tones spread (see exposure.py)
+            toned = retoned(bgr, gamma)
+            for deep in (False, True):
+                toned_notes: list[str] = []
+                fourth = self._locate_and_read_once(
+                    toned, toned_notes, deep=deep, min_plausibility=TONED_PLAUSIBLE
+                )
+                if not fourth.board_found:
+                    continue
+                # ... read in the frame itself too: the curve changes the chips' colours, and
+                # a cell the two read differently is `?`
+                own = agreed_reading(self._read_in_place(bgr, toned_notes), fourth)
+                if _unknown_share(own) > TONED_UNKNOWN_MAX:
+                    self._forget_grid()
+                    break
+                notes.clear()
+                notes.extend(toned_notes)
+                kind = "highlights" if gamma > 1 else "shadows"
+                notes.append(f"found on a copy with the frame's {kind} spread")
+                return own
         if not reading.board_found and any(t[1] == "misplaced" for t in self._trials):
             notes.append("a grid was found, but chips sit across its cell boundaries: not read")
         return reading
 
-    def _locate_and_read_once(self, bgr: np.ndarray, notes: list[str], deep: bool) -> BoardReading:
+    def _forget_grid(self) -> None:
+        """No grid located (a calibrated orientation is kept)."""
+        self.quad, self.lens, self.shape = None, 0.0, None
+        if not self._orientation_fixed:
+            self.orientation = None
+
+    def _read_in_place(self, bgr: np.ndarray, notes: list[str]) -> BoardReading:
+        """Read ``bgr`` at the grid just located (in a copy of it), its light measured afresh."""
+        grid = warp_grid(bgr, self.quad, self.shape, lens=self.lens)
+        self._cache = chips.MeasureCache(veil=estimate_veil(grid))
+        self._contrast0 = boundary_contrast(grid)
+        return self._read_grid(grid, notes, frame=bgr)
+
+    def _locate_and_read_once(
+        self, bgr: np.ndarray, notes: list[str], deep: bool, min_plausibility: float = -np.inf
+    ) -> BoardReading:
         """Try the best few located grids; keep the one whose reading is most plausible (the
-        ink pattern matches the layout best, the fewest cells unknown)."""
+        ink pattern matches the layout best, the fewest cells unknown); none reading less
+        plausibly than ``min_plausibility``."""
         best: TrialReading | None = None
         calibrated = self.orientation if self._orientation_fixed else None
         # the runners-up are located only if the first grid's reading leaves doubt
@@ -808,9 +855,10 @@ class BoardReader:
             best = plain_result
         if best is not None and not _acceptable(best, top_match, calibrated):
             best = self._judged_without_glare(best, top_match, bgr) or best
+        if best is not None and best.plausibility < min_plausibility and calibrated is None:
+            best = None
         if best is None or not _acceptable(best, top_match, calibrated):
-            self.quad, self.lens, self.shape = None, 0.0, None
-            self.orientation = calibrated
+            self._forget_grid()
             notes.append("no 10x10 grid with a readable board found")
             return BoardReading(board_found=False, notes=notes)
         reading, grid = best.reading, best.grid

@@ -1,0 +1,83 @@
+"""Exposure: a copy of an over- or underexposed frame with the board's tones spread again.
+
+A camera that meters a dark table lets the board, the brightest thing in view, run into its
+highlights: the white cards and the pale gaps between them end a few grey levels apart, the
+board's edge against a pale cloth fades, and the locators (edges thresholded by the frame's
+brightness, line profiles above the noise) find no grid, although a person sees the board at
+once. Spreading the highlights with a gamma curve (a 4-level step near white becomes about
+8) gives them back; a dim frame's shadows are spread the same way the other way round. The
+copy is only for a frame where no board was found as it is."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from companion.cells import cell_name
+from companion.vision.reading import BoardReading
+
+# the 90th percentile of a frame's grey: the board's cards are among its brightest tones
+BRIGHT_FRAME = 200  # at or above this, the highlights are spread (gamma BRIGHT_GAMMA)
+DIM_FRAME = 110  # below this, the shadows are spread (gamma DIM_GAMMA)
+BRIGHT_GAMMA = 2.0
+DIM_GAMMA = 0.5
+_SAMPLE_SIDE = 320  # the percentile is taken on a copy this wide
+
+
+def _gamma_table(gamma: float) -> np.ndarray:
+    x = np.arange(256, dtype=np.float64) / 255.0
+    return np.clip(np.round(255.0 * x**gamma), 0, 255).astype(np.uint8)
+
+
+_TABLES = {g: _gamma_table(g) for g in (BRIGHT_GAMMA, DIM_GAMMA)}
+
+
+def light_tone(bgr: np.ndarray) -> float:
+    """The 90th percentile of the frame's grey (0-255), on a small copy."""
+    h, w = bgr.shape[:2]
+    f = min(1.0, _SAMPLE_SIDE / max(h, w))
+    small = cv2.resize(bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else bgr
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return float(np.percentile(grey, 90))
+
+
+def exposure_gamma(bgr: np.ndarray) -> float | None:
+    """The gamma that spreads the tones a badly exposed frame crowds (None: exposed well)."""
+    tone = light_tone(bgr)
+    if tone >= BRIGHT_FRAME:
+        return BRIGHT_GAMMA
+    if tone < DIM_FRAME:
+        return DIM_GAMMA
+    return None
+
+
+def retoned(bgr: np.ndarray, gamma: float) -> np.ndarray:
+    """A copy of the frame through the gamma curve ``gamma`` (above 1 spreads highlights)."""
+    table = _TABLES.get(gamma)
+    return cv2.LUT(bgr, _gamma_table(gamma) if table is None else table)
+
+
+DISAGREES = "exposure_disagrees"  # the cause code of a cell the two readings differ on
+
+
+def agreed_reading(own: BoardReading, toned: BoardReading) -> BoardReading:
+    """``own`` (the frame read as it is) with each cell that ``toned`` (the same grid read on
+    the retoned copy) reads otherwise made ``?``: the curve changes the chips' colours as well
+    as the board's (a washed-out red chip reads red only on a gamma-2 copy, a green chip in
+    shade only on the frame itself), and where the two exposures disagree neither is sure."""
+    if own.cells is None or toned.cells is None or own.orientation != toned.orientation:
+        return own
+    cells = [list(row) for row in own.cells]
+    confidence = np.array(own.confidence, np.float32, copy=True)
+    reasons = dict(own.unknown_reasons)
+    for r, (mine, theirs) in enumerate(zip(own.cells, toned.cells, strict=True)):
+        for c, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            if a != b and "?" not in (a, b):
+                cells[r][c] = "?"
+                confidence[r, c] = 0.0
+                reasons[cell_name((r, c))] = (DISAGREES,)
+    return dataclasses.replace(
+        own, cells=["".join(row) for row in cells], confidence=confidence, unknown_reasons=reasons
+    )

@@ -1,0 +1,136 @@
+"""Over- and underexposed frames: a board in the frame's crowded highlights is found on a copy
+with them spread (``companion.vision.exposure``) and read in the frame itself.
+
+The frames are the independent renderer's (``tests/data/independent``), overexposed here the
+way a camera metering a dark table does: a third of a stop more light, then a soft shoulder
+that crowds the highlights instead of clipping them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import BoardReader, BoardReading
+from companion.vision.exposure import (
+    BRIGHT_FRAME,
+    BRIGHT_GAMMA,
+    DIM_GAMMA,
+    DISAGREES,
+    agreed_reading,
+    exposure_gamma,
+    light_tone,
+    retoned,
+)
+
+DATA = Path(__file__).parent / "data" / "independent"
+SPREAD = "found on a copy with the frame's highlights spread"
+
+
+def overexposed(bgr: np.ndarray, stops: float = 0.43) -> np.ndarray:
+    """``bgr`` with 2**stops times the light and a camera's soft shoulder above 80 % grey,
+    saved as a JPEG of quality 88."""
+    x = bgr.astype(np.float32) / 255.0 * 2.0**stops
+    knee = np.where(x < 0.8, x, 0.8 + 0.2 * (1.0 - np.exp(-(x - 0.8) / 0.2)))
+    image = np.clip(255.0 * knee, 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], 1)
+
+
+def _frame(name: str):
+    truth = json.loads((DATA / f"{name}.json").read_text())
+    return cv2.imread(str(DATA / f"{name}.jpg")), truth
+
+
+def _wrong(reading, truth) -> list[tuple[int, int]]:
+    hidden = {tuple(h) for h in truth.get("hidden", [])}
+    return [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if (r, c) not in hidden and reading.cells[r][c] not in ("?", truth["cells"][r][c])
+    ]
+
+
+def test_the_gamma_spreads_a_frames_crowded_tones():
+    ramp = np.tile(np.arange(256, dtype=np.uint8), (8, 1))
+    bright = cv2.merge([np.clip(ramp, 215, 255)] * 3)
+    dim = cv2.merge([np.clip(ramp, 0, 90)] * 3)
+    grey = cv2.merge([np.full((8, 256), 128, np.uint8)] * 3)
+    assert light_tone(bright) >= BRIGHT_FRAME and exposure_gamma(bright) == BRIGHT_GAMMA
+    assert exposure_gamma(dim) == DIM_GAMMA
+    assert exposure_gamma(grey) is None
+    # a 4-level step near white (cards against their pale gaps) becomes twice as wide
+    step = np.array([[[246] * 3, [250] * 3]], np.uint8)
+    spread = retoned(step, BRIGHT_GAMMA).astype(int)
+    assert spread[0, 1, 0] - spread[0, 0, 0] >= 7
+    # ... and one in the shadows likewise on a dim frame's copy
+    step = np.array([[[20] * 3, [24] * 3]], np.uint8)
+    spread = retoned(step, DIM_GAMMA).astype(int)
+    assert spread[0, 1, 0] - spread[0, 0, 0] >= 7
+
+
+def test_a_board_in_crowded_highlights_is_found_and_read():
+    """A jax board on a striped cloth, overexposed: the board's edge fades into the pale
+    stripes, its card gaps are a few grey levels from the cards, and no grid was located on
+    any look. On the copy with its highlights spread it is, and read in the frame itself."""
+    image, truth = _frame("jax15_frame_0014")
+    assert BoardReader().read(image).board_found  # as rendered: found
+    reading = BoardReader().read(overexposed(image))
+    assert reading.board_found, reading.notes
+    assert SPREAD in reading.notes
+    assert reading.orientation == truth["orientation"]
+    assert _wrong(reading, truth) == []
+    assert sum(row.count("?") for row in reading.cells) <= 6
+
+
+def test_chips_of_a_board_found_on_the_spread_copy_are_read_in_the_frame_too():
+    """The spread copy darkens the chips' colours: read there alone, the eight green chips of
+    this board (part of it off the frame's edge) read empty. Read in the frame itself too,
+    where the two readings disagree the cell is `?`, never empty."""
+    image, truth = _frame("jax12_frame_0108")
+    reading = BoardReader().read(image)
+    assert reading.board_found, reading.notes
+    assert SPREAD in reading.notes
+    assert _wrong(reading, truth) == []
+    greens = [(r, c) for r in range(10) for c in range(10) if truth["cells"][r][c] == "G"]
+    assert len(greens) >= 8
+    assert all(reading.cells[r][c] in ("G", "?") for r, c in greens)
+    doubted = [name for name, why in reading.unknown_reasons.items() if DISAGREES in why]
+    assert doubted
+
+
+def test_cells_two_exposures_read_differently_are_unknown():
+    cells = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+    own = BoardReading(
+        board_found=True,
+        orientation=90,
+        cells=["*B.......*", "?G" + "." * 8, *cells[2:]],
+        confidence=np.full((10, 10), 0.9, np.float32),
+        unknown_reasons={"A2": ("glare",)},
+    )
+    toned = dataclasses.replace(own, cells=["*R.......*", "R." + "." * 8, *cells[2:]])
+    merged = agreed_reading(own, toned)
+    assert merged.cells[0] == "*?.......*"  # B against R
+    assert merged.cells[1] == "??" + "." * 8  # G against empty; A2 unknown in the frame
+    assert merged.unknown_reasons == {"A2": ("glare",), "B1": (DISAGREES,), "B2": (DISAGREES,)}
+    assert merged.confidence[0, 1] == 0.0 and merged.confidence[0, 2] == np.float32(0.9)
+    assert own.cells[0] == "*B.......*"  # the reading given is left as it was
+    # a cell the copy cannot read keeps the frame's value
+    unsure = dataclasses.replace(own, cells=["*?.......*", *own.cells[1:]])
+    assert agreed_reading(own, unsure).cells == own.cells
+
+
+def test_a_grid_beside_an_arm_found_on_the_spread_copy_is_not_reported():
+    """An arm across a board on a blue felt: on the spread copy an outline beside the arm
+    read plausibly as a board, but in the frame itself 70 of its cells read `?` and seven
+    blue chips that were not there. No board is reported rather than that one."""
+    image, truth = _frame("hands_s83_frame_0027")
+    reading = BoardReader().read(image)
+    if reading.board_found:
+        assert _wrong(reading, truth) == []
+    else:
+        assert SPREAD not in reading.notes
+        assert reading.notes == ["no 10x10 grid with a readable board found"]
