@@ -39,6 +39,7 @@ from companion.vision.glare import (
     CHANNEL_CLIPPED,
     Veil,
     blown_out,
+    board_haze,
     chip_room,
     estimate_veil,
     remove_veil,
@@ -990,6 +991,7 @@ class MeasureCache:
     dark_max: int | None = None  # the dark-ink level measured with the light
     noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
+    haze: float | None = None  # grey levels of haze over the whole board (glare.board_haze)
     age: int = 0
     # what ``red_print`` measured on this grid: the board's chip width, each red cell's shape
     red_shapes: dict = field(default_factory=dict)
@@ -1082,6 +1084,16 @@ def measure(
             cache.veil = estimate_veil(grid_bgr)
         veil = cache.veil
     seen = grid_bgr if veil is None else remove_veil(grid_bgr, veil)
+    # ... and a haze over the whole board, which lifts every cell alike (measured with the
+    # light, and kept with it: the light a fixed camera keeps was measured under it)
+    if cache is None:
+        haze = board_haze(seen) if glare else 0.0
+    else:
+        if fresh or cache.haze is None:
+            cache.haze = board_haze(seen) if glare else 0.0
+        haze = cache.haze
+    if haze > 0.0:
+        seen = cv2.subtract(seen, (haze, haze, haze, 0.0))
     img, whites = normalise(seen, cache)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     # the darkest ink level: measured on this picture, or kept with the light by a fixed camera

@@ -32,7 +32,7 @@ import numpy as np
 
 from companion.vision.cell_boxes import eroded_shares
 from companion.vision.colour import cell_white_colours
-from companion.vision.stats import nth_smallest
+from companion.vision.stats import nth_smallest, percentile_u8
 
 VEIL_MIN = 24.0  # grey levels: a smaller lift anywhere on the board is left alone
 VEIL_LIGHT = 255.0  # the light a veil of glare blends in: as bright as the camera records
@@ -52,6 +52,9 @@ AROUND = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8)  # a cell's 8 nei
 CHANNEL_CLIPPED = 240.0  # a channel this bright was (probably) clipped (JPEG and noise blur 255)
 FIX_MIN = 8  # grey levels taken off below which a clipped channel is left as it is
 CLIPPED = 250.0  # a cell white this bright may be clipped: it says nothing of the glare's size
+HAZE_RANK = 1.0  # percentile of a grid's least channel: the board's darkest pixels
+HAZE_DARK = 65.0  # ... at or above this level, the board lies under a haze
+HAZE_KEEP = 20.0  # ... taken off down to this level (boards without haze: median 10-19)
 
 
 def _per_cell(img: np.ndarray, reduce, ny: int = 10, nx: int = 10) -> np.ndarray:
@@ -204,6 +207,24 @@ def estimate_veil(grid_bgr: np.ndarray) -> Veil | None:
     if not spots.any() and not unmeasured.any():
         return None
     return Veil(added=added, light=light, white=board_white(grid_bgr), unmeasured=unmeasured)
+
+
+def board_haze(grid_bgr: np.ndarray) -> float:
+    """Grey levels of haze over the whole board (0.0: none): a veil that lifts every cell
+    alike (a misted lens, a window's reflection, a webcam's flat picture), which
+    :func:`estimate_veil`, measuring each cell against the board's own dark level, cannot see.
+
+    The board's darkest pixels say it: the 1st percentile of the per-pixel minimum over B, G
+    and R (black ink, any chip's darkest channel, the shade at a chip's rim) measured 1-39 on
+    280 frames of the independent renderer in any light (overexposed too) and up to 45 on a
+    small, blurred board whose thin pips blur pale, and 80-97 under a haze blending 40 % of
+    a light grey into the frame. (The cells' darkest levels, 3x3-averaged as
+    :func:`cell_levels` takes them, do not tell: thin strokes average pale.) From
+    ``HAZE_DARK`` it is taken off down to ``HAZE_KEEP``; the light division after it restores
+    the colours' saturation."""
+    b, g, r = cv2.split(grid_bgr)
+    darkest = percentile_u8(cv2.min(cv2.min(b, g), r), HAZE_RANK)
+    return darkest - HAZE_KEEP if darkest >= HAZE_DARK else 0.0
 
 
 def blown_out(

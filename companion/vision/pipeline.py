@@ -44,7 +44,7 @@ from companion.vision.geometry import (
     screen_quad,
     to_canonical_grid,
 )
-from companion.vision.glare import estimate_veil
+from companion.vision.glare import board_haze, estimate_veil
 from companion.vision.grid import LINES
 from companion.vision.layout import black_suit_cells, face_cells, no_red_cells, red_ace_cells
 from companion.vision.lens import bent_outline, shifted, warp_lensed
@@ -872,11 +872,13 @@ class BoardReader:
         self._contrast0 = boundary_contrast(grid)
         notes.extend(best.notes)
         veil = estimate_veil(grid)
-        if veil is not None:
-            # the grid judged right is read again with the glare taken off, the light measured
-            # afresh under it (and kept with it for the frames that follow)
+        hazy = board_haze(grid) > 0.0
+        if veil is not None or hazy:
+            # the grid judged right is read again with the glare (or a haze over the whole
+            # board) taken off, the light measured afresh under it (and kept with it for the
+            # frames that follow)
             self._cache = chips.MeasureCache(veil=veil)
-        if veil is not None or rounder is not None:
+        if veil is not None or rounder is not None or hazy:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
