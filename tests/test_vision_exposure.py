@@ -19,7 +19,6 @@ from companion.vision import BoardReader, BoardReading
 from companion.vision.exposure import (
     BRIGHT_FRAME,
     BRIGHT_GAMMA,
-    DIM_GAMMA,
     DISAGREES,
     agreed_reading,
     exposure_gamma,
@@ -58,18 +57,14 @@ def _wrong(reading, truth) -> list[tuple[int, int]]:
 def test_the_gamma_spreads_a_frames_crowded_tones():
     ramp = np.tile(np.arange(256, dtype=np.uint8), (8, 1))
     bright = cv2.merge([np.clip(ramp, 215, 255)] * 3)
-    dim = cv2.merge([np.clip(ramp, 0, 90)] * 3)
+    dim = cv2.merge([np.clip(ramp, 0, 90)] * 3)  # (no board is looked for in its shadows)
     grey = cv2.merge([np.full((8, 256), 128, np.uint8)] * 3)
     assert light_tone(bright) >= BRIGHT_FRAME and exposure_gamma(bright) == BRIGHT_GAMMA
-    assert exposure_gamma(dim) == DIM_GAMMA
+    assert exposure_gamma(dim) is None
     assert exposure_gamma(grey) is None
     # a 4-level step near white (cards against their pale gaps) becomes twice as wide
     step = np.array([[[246] * 3, [250] * 3]], np.uint8)
     spread = retoned(step, BRIGHT_GAMMA).astype(int)
-    assert spread[0, 1, 0] - spread[0, 0, 0] >= 7
-    # ... and one in the shadows likewise on a dim frame's copy
-    step = np.array([[[20] * 3, [24] * 3]], np.uint8)
-    spread = retoned(step, DIM_GAMMA).astype(int)
     assert spread[0, 1, 0] - spread[0, 0, 0] >= 7
 
 

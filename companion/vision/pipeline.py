@@ -623,8 +623,8 @@ class BoardReader:
                 return third
         gamma = None if reading.board_found else exposure_gamma(bgr)
         if gamma is not None:
-            # a board in the frame's crowded highlights (or shadows) is lost to the locators:
-            # a look at a copy with those tones spread (see exposure.py)
+            # a board in the frame's crowded highlights is lost to the locators: a look at a
+            # copy with those tones spread (see exposure.py)
             toned = retoned(bgr, gamma)
             for deep in (False, True):
                 toned_notes: list[str] = []
@@ -641,8 +641,7 @@ class BoardReader:
                     break
                 notes.clear()
                 notes.extend(toned_notes)
-                kind = "highlights" if gamma > 1 else "shadows"
-                notes.append(f"found on a copy with the frame's {kind} spread")
+                notes.append("found on a copy with the frame's highlights spread")
                 return own
         if not reading.board_found and any(t[1] == "misplaced" for t in self._trials):
             notes.append("a grid was found, but chips sit across its cell boundaries: not read")
