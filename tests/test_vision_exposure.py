@@ -1,9 +1,10 @@
-"""Over- and underexposed frames: a board in the frame's crowded highlights is found on a copy
-with them spread (``companion.vision.exposure``) and read in the frame itself.
+"""Other light: a board in an overexposed frame's crowded highlights is found on a copy with
+them spread (``companion.vision.exposure``) and read in the frame itself; a haze over the whole
+frame is taken off before the chips are read (``glare.board_haze``).
 
-The frames are the independent renderer's (``tests/data/independent``), overexposed here the
-way a camera metering a dark table does: a third of a stop more light, then a soft shoulder
-that crowds the highlights instead of clipping them."""
+The frames are the independent renderer's (``tests/data/independent``), re-exposed here: the
+way a camera metering a dark table overexposes (a third of a stop more light, then a soft
+shoulder that crowds the highlights instead of clipping them), or under a haze."""
 
 from __future__ import annotations
 
