@@ -10,8 +10,8 @@ import pytest
 from companion.web.app import create_app
 from companion.web.server import serve_in_background
 from test_browser_demo import CHROMIUM, CHROMIUM_ARGS, wait_for
+from test_vision_support import without_the_retoned_look
 
-import companion.vision.pipeline as pipeline
 from companion.capture import open_source
 from companion.session import GameSession
 from companion.store import Store
@@ -43,9 +43,7 @@ def _tap(page, x: float, y: float) -> None:
 
 @pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)])  # desktop and a phone
 def test_corners_tapped_on_the_camera_picture_calibrate_the_board(tmp_path, viewport, monkeypatch):
-    # (without the reader's last look, at a copy with the highlights spread: since that look
-    # it finds this board by itself, see test_vision_exposure)
-    monkeypatch.setattr(pipeline, "exposure_gamma", lambda bgr: None)
+    without_the_retoned_look(monkeypatch)  # (a board not found by itself)
     truth = json.loads(GINGHAM.with_suffix(".json").read_text())
     session = GameSession(store=Store(), reader=BoardReader(), calibration_path=tmp_path / "c.json")
     with open_source(str(GINGHAM)) as source:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from companion.calibration import CalibrationError, load, save
 from companion.calibration.build import calibrate_image
-from test_vision_support import close_board_spec, confidently_wrong
+from test_vision_support import close_board_spec, confidently_wrong, without_the_retoned_look
 
 from companion.cli import main
 from companion.render import random_spec, render_frame
@@ -176,23 +176,14 @@ GINGHAM = Path(__file__).parent / "data" / "independent" / "jax10_frame_0012"
 GINGHAM_CORNERS = "140,40 540,170 455,445 55,315"
 
 
-@pytest.fixture
-def without_the_retoned_look(monkeypatch):
-    """The reader without its last look, at a copy of a bright frame with the highlights spread
-    (``exposure.py``): since that look, it finds the gingham board by itself (see
-    ``test_vision_exposure``), and a board not found is what these tests need."""
-    import companion.vision.pipeline as pipeline
-
-    monkeypatch.setattr(pipeline, "exposure_gamma", lambda bgr: None)
-
-
 def test_a_board_not_found_is_calibrated_at_the_corners_the_user_gives(
-    tmp_path, capsys, without_the_retoned_look
+    tmp_path, capsys, monkeypatch
 ):
     """A jax-like board on a blue gingham cloth: the cloth's checks touch the board's edge and
     look like its cards, and no grid located on the frame as it is reads as a board. Given its
     corners by eye, the calibration moves them onto the grid lines and every frame is read
     there."""
+    without_the_retoned_look(monkeypatch)
     image, out = f"{GINGHAM}.jpg", tmp_path / "gingham.json"
     truth = json.loads(Path(f"{GINGHAM}.json").read_text())
     assert main(["calibrate", image, "--out", str(out)]) == 1

@@ -61,6 +61,16 @@ def straight_sevens() -> np.ndarray:
     return img
 
 
+def without_the_retoned_look(monkeypatch) -> None:
+    """The reader without its last look, at a copy of a bright frame with the highlights spread
+    (``exposure.py``): since that look it finds the gingham board of the calibration tests
+    (``tests/data/independent/jax10_frame_0012``) by itself (``test_vision_exposure``), and a
+    board not found is what those tests need."""
+    import companion.vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "exposure_gamma", lambda bgr: None)
+
+
 def cli_frame(seed: int, index: int, art: str, hands: float = 0.0, **options):
     """Frame ``index`` of `companion render --seed SEED --art ART --hands HANDS --no-board 0`
     with its truth: the command's defaults (any size, tilt up to 40 degrees, a lens on 60 % of

@@ -12,12 +12,15 @@ left out.)"""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import cv2
 import numpy as np
 
 from companion.cells import cell_name
+from companion.vision.locate import downscale
 from companion.vision.reading import BoardReading
+from companion.vision.stats import percentile_u8
 
 # the 90th percentile of a frame's grey: the board's cards are among its brightest tones
 BRIGHT_FRAME = 200  # at or above this, the highlights are spread (gamma BRIGHT_GAMMA)
@@ -25,21 +28,16 @@ BRIGHT_GAMMA = 2.0
 _SAMPLE_SIDE = 320  # the percentile is taken on a copy this wide
 
 
+@functools.cache
 def _gamma_table(gamma: float) -> np.ndarray:
     x = np.arange(256, dtype=np.float64) / 255.0
     return np.clip(np.round(255.0 * x**gamma), 0, 255).astype(np.uint8)
 
 
-_TABLES = {BRIGHT_GAMMA: _gamma_table(BRIGHT_GAMMA)}
-
-
 def light_tone(bgr: np.ndarray) -> float:
     """The 90th percentile of the frame's grey (0-255), on a small copy."""
-    h, w = bgr.shape[:2]
-    f = min(1.0, _SAMPLE_SIDE / max(h, w))
-    small = cv2.resize(bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else bgr
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    return float(np.percentile(grey, 90))
+    small, _ = downscale(bgr, _SAMPLE_SIDE)
+    return percentile_u8(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), 90)
 
 
 def exposure_gamma(bgr: np.ndarray) -> float | None:
@@ -49,8 +47,7 @@ def exposure_gamma(bgr: np.ndarray) -> float | None:
 
 def retoned(bgr: np.ndarray, gamma: float) -> np.ndarray:
     """A copy of the frame through the gamma curve ``gamma`` (above 1 spreads highlights)."""
-    table = _TABLES.get(gamma)
-    return cv2.LUT(bgr, _gamma_table(gamma) if table is None else table)
+    return cv2.LUT(bgr, _gamma_table(gamma))
 
 
 DISAGREES = "exposure_disagrees"  # the cause code of a cell the two readings differ on

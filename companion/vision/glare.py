@@ -57,6 +57,13 @@ HAZE_DARK = 65.0  # ... at or above this level, the board lies under a haze
 HAZE_KEEP = 20.0  # ... taken off down to this level (boards without haze: median 10-19)
 
 
+def least_channel(bgr: np.ndarray) -> np.ndarray:
+    """Per pixel, the least of B, G and R (uint8): the last channel to clip, and the one the
+    light on top of a picture lifts by all of its level."""
+    b, g, r = cv2.split(bgr)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def _per_cell(img: np.ndarray, reduce, ny: int = 10, nx: int = 10) -> np.ndarray:
     """``reduce`` (``np.min``, ``np.max`` or ``np.sum``) of a one-channel image over each
     cell: rows of pixels first (contiguous, cheap for numpy), then columns."""
@@ -70,8 +77,7 @@ def cell_levels(grid_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (10x10 float32 each), the darkest and the brightest level of the per-pixel
     minimum over B, G, R, 3x3-averaged (sensor noise and JPEG blocks are not ink). The
     minimum channel is the last to clip: glare lifts it by all of its light."""
-    b, g, r = cv2.split(grid_bgr)
-    low = cv2.blur(cv2.min(cv2.min(b, g), r), (3, 3))
+    low = cv2.blur(least_channel(grid_bgr), (3, 3))
     return _per_cell(low, np.min), _per_cell(low, np.max)
 
 
@@ -222,8 +228,7 @@ def board_haze(grid_bgr: np.ndarray) -> float:
     :func:`cell_levels` takes them, do not tell: thin strokes average pale.) From
     ``HAZE_DARK`` it is taken off down to ``HAZE_KEEP``; the light division after it restores
     the colours' saturation."""
-    b, g, r = cv2.split(grid_bgr)
-    darkest = percentile_u8(cv2.min(cv2.min(b, g), r), HAZE_RANK)
+    darkest = percentile_u8(least_channel(grid_bgr), HAZE_RANK)
     return darkest - HAZE_KEEP if darkest >= HAZE_DARK else 0.0
 
 
@@ -233,8 +238,7 @@ def blown_out(
     """Glare: pixels the camera clipped (all channels at ``level`` or more before any white
     balance), uint8 0/255. ``out``: a uint8 image of the same size to write the mask into.
     (The least channel against the level: cheaper than a three-channel range test.)"""
-    b, g, r = cv2.split(bgr)
-    return cv2.compare(cv2.min(cv2.min(b, g), r), level, cv2.CMP_GE, dst=out)
+    return cv2.compare(least_channel(bgr), level, cv2.CMP_GE, dst=out)
 
 
 def _clipped_shares(grid_bgr: np.ndarray) -> np.ndarray:

@@ -610,42 +610,41 @@ class BoardReader:
         if not reading.board_found and frame_noise(bgr) >= NOISY_FRAME:
             # grain (dim light, a phone's gain) hides the boundaries from the locators: a
             # look at a copy with the speckles taken out. Later frames are read as they are
-            calm = denoised(bgr)
-            for deep in (False, True):
-                calm_notes: list[str] = []
-                third = self._locate_and_read_once(calm, calm_notes, deep=deep)
-                if third.board_found:
-                    break
-            if third.board_found:
-                notes.clear()
-                notes.extend(calm_notes)
-                notes.append("found on a copy with the camera's noise taken out")
+            found = self._found_on_copy(denoised(bgr))
+            if found is not None:
+                third, calm_notes = found
+                notes[:] = [*calm_notes, "found on a copy with the camera's noise taken out"]
                 return third
         gamma = None if reading.board_found else exposure_gamma(bgr)
         if gamma is not None:
             # a board in the frame's crowded highlights is lost to the locators: a look at a
             # copy with those tones spread (see exposure.py)
-            toned = retoned(bgr, gamma)
-            for deep in (False, True):
-                toned_notes: list[str] = []
-                fourth = self._locate_and_read_once(
-                    toned, toned_notes, deep=deep, min_plausibility=TONED_PLAUSIBLE
-                )
-                if not fourth.board_found:
-                    continue
+            found = self._found_on_copy(retoned(bgr, gamma), TONED_PLAUSIBLE)
+            if found is not None:
+                fourth, toned_notes = found
                 # ... read in the frame itself too: the curve changes the chips' colours, and
                 # a cell the two read differently is `?`
                 own = agreed_reading(self._read_in_place(bgr, toned_notes), fourth)
-                if _unknown_share(own) > TONED_UNKNOWN_MAX:
-                    self._forget_grid()
-                    break
-                notes.clear()
-                notes.extend(toned_notes)
-                notes.append("found on a copy with the frame's highlights spread")
-                return own
+                if _unknown_share(own) <= TONED_UNKNOWN_MAX:
+                    notes[:] = [*toned_notes, "found on a copy with the frame's highlights spread"]
+                    return own
+                self._forget_grid()
         if not reading.board_found and any(t[1] == "misplaced" for t in self._trials):
             notes.append("a grid was found, but chips sit across its cell boundaries: not read")
         return reading
+
+    def _found_on_copy(
+        self, copy: np.ndarray, min_plausibility: float = -np.inf
+    ) -> tuple[BoardReading, list[str]] | None:
+        """The board found on a ``copy`` of the frame (its noise taken out, its tones spread),
+        on the first look or else the closer one, with that look's notes; None when neither
+        finds one reading at least ``min_plausibility`` plausibly."""
+        for deep in (False, True):
+            copy_notes: list[str] = []
+            found = self._locate_and_read_once(copy, copy_notes, deep, min_plausibility)
+            if found.board_found:
+                return found, copy_notes
+        return None
 
     def _forget_grid(self) -> None:
         """No grid located (a calibrated orientation is kept)."""
