@@ -106,18 +106,51 @@ def test_cells_two_exposures_read_differently_are_unknown():
         orientation=90,
         cells=["*B.......*", "?G" + "." * 8, *cells[2:]],
         confidence=np.full((10, 10), 0.9, np.float32),
-        unknown_reasons={"A2": ("glare",)},
+        unknown_reasons={"A2": ("next_to_cover",)},
     )
     toned = dataclasses.replace(own, cells=["*R.......*", "R." + "." * 8, *cells[2:]])
     merged = agreed_reading(own, toned)
     assert merged.cells[0] == "*?.......*"  # B against R
-    assert merged.cells[1] == "??" + "." * 8  # G against empty; A2 unknown in the frame
-    assert merged.unknown_reasons == {"A2": ("glare",), "B1": (DISAGREES,), "B2": (DISAGREES,)}
+    assert merged.cells[1] == "??" + "." * 8  # G against empty; A2 covered in the frame
+    assert merged.unknown_reasons == {
+        "A2": ("next_to_cover",),
+        "B1": (DISAGREES,),
+        "B2": (DISAGREES,),
+    }
     assert merged.confidence[0, 1] == 0.0 and merged.confidence[0, 2] == np.float32(0.9)
     assert own.cells[0] == "*B.......*"  # the reading given is left as it was
     # a cell the copy cannot read keeps the frame's value
     unsure = dataclasses.replace(own, cells=["*?.......*", *own.cells[1:]])
     assert agreed_reading(own, unsure).cells == own.cells
+
+
+def test_a_cell_unknown_only_for_its_tones_takes_the_spread_copys_value():
+    """A chip washed out in the frame's clipped highlights is `?` there; the spread copy,
+    which gives it its colour back, reads it. A cell `?` for a cover's sign stays `?`."""
+    cells = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+    own = BoardReading(
+        board_found=True,
+        orientation=0,
+        cells=["*??......*", "??" + "." * 8, *cells[2:]],
+        confidence=np.full((10, 10), 0.9, np.float32),
+        unknown_reasons={
+            "B1": ("glare", "washed_red"),
+            "C1": ("pattern", "glare", "undecided"),
+            "A2": ("glare", "next_to_cover"),
+            "B2": ("boundaries_gone", "blank"),
+        },
+    )
+    toned = dataclasses.replace(
+        own,
+        cells=["*RB......*", "R." + "." * 8, *cells[2:]],
+        confidence=np.full((10, 10), 0.6, np.float32),
+        unknown_reasons={},
+    )
+    merged = agreed_reading(own, toned)
+    assert merged.cells[0] == "*RB......*"
+    assert merged.cells[1] == "??" + "." * 8
+    assert set(merged.unknown_reasons) == {"A2", "B2"}
+    assert merged.confidence[0, 1] == np.float32(0.6)
 
 
 def test_a_grid_beside_an_arm_found_on_the_spread_copy_is_not_reported():
@@ -192,3 +225,27 @@ def test_the_gingham_board_once_found_only_at_given_corners_is_found_by_itself()
     assert SPREAD in reading.notes
     assert reading.orientation == truth["orientation"]
     assert reading.cells == truth["cells"]
+
+
+def test_a_clipped_board_with_one_chip_invents_no_chip_on_its_pictures_or_pips():
+    """Half a stop overexposed and clipped (``tests/independent/relight.py`` kind ``bright``),
+    a board holding one green chip: the chip width measured on the picture cards' small
+    round blobs of robe colour (2.8 px on cells 21 px wide) let a washed-out queen's robe
+    read as a blue chip and six pale diamonds as a red one. Only blobs as wide as a chip can
+    be (``chip_shapes.CHIP_SIDE_MIN``) measure it."""
+    image, truth = _frame("Lbright_jax15_frame_0105")
+    reading = BoardReader().read(image)
+    assert reading.board_found, reading.notes
+    assert _wrong(reading, truth) == []
+    assert reading.cells[2][2] == "G"
+
+
+def test_a_grid_moved_off_the_cards_is_not_reported_by_its_ink_alone():
+    """The same clipped light, a board of 40 chips: its outline moved down a row matched the
+    layout's ink (0.59, decided by 0.45) while its empty twin cards looked 0.26 alike over 15
+    pairs. Reported by the ink alone, it read 30 cells wrong; a moved grid whose twins are
+    that unlike must read plausibly by itself."""
+    image, truth = _frame("Lbright_jax15_frame_0098")
+    reading = BoardReader().read(image)
+    if reading.board_found:
+        assert _wrong(reading, truth) == []

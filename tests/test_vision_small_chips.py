@@ -53,6 +53,26 @@ def test_no_round_blue_or_green_no_chip_width():
     assert board_chip_width(bg, np.maximum(raw["B"], raw["G"]), SHAPE) is None
 
 
+def test_chip_width_leaves_out_blobs_narrower_than_a_chip():
+    """A picture card's art may show small round blobs of blue or green (a robe's buttons), more
+    of the cell than a chip covers: they are not the width of this board's chips."""
+    planes, raw = _grid({(2, 2): "B", (6, 3): "G"})
+    art = np.zeros_like(planes["B"])
+    for r, c in [(0, 1), (1, 4), (3, 6), (4, 2), (5, 7), (7, 5), (8, 8), (8, 1), (9, 4)]:
+        for dx in (-12, 0, 12):
+            for dy in (-6, 6):
+                centre = (round((c + 0.5) * W) + dx, round((r + 0.5) * H) + dy)
+                cv2.circle(art, centre, 4, 255, -1)
+    art_share = (art > 0).reshape(10, H, 10, W).mean(axis=(1, 3))
+    assert art_share.max() > raw["B"].max()  # the art's cells come first by share
+    bg = cv2.bitwise_or(cv2.bitwise_or(planes["B"], planes["G"]), art)
+    shares = np.maximum(np.maximum(raw["B"], raw["G"]), art_share)
+    width = board_chip_width(bg, shares, SHAPE)
+    assert width is not None and abs(width - 2 * CHIP) <= 3
+    # the art alone gives no width at all
+    assert board_chip_width(art, art_share, SHAPE) is None
+
+
 def test_board_printed_large_for_its_chips_reads_them(monkeypatch):
     """A text board whose chips are 0.6 of the cell's shorter side (a board printed large):
     before, 5 of its red chips read empty."""

@@ -17,6 +17,11 @@ from companion.vision.chips import CORNERS, CellShape
 
 REACH = 0.3  # of a cell looked at beyond each side (a chip off its cell's centre)
 CHIP_SAMPLES = 8  # blue and green blobs measured for the board's chip width, at most
+# a chip covers most of its card's shorter side (0.75-0.9 on the boards drawn, real boards
+# alike): a round blue or green blob narrower than this share of it is a picture card's art
+# (a washed-out queen's robe; a board with one chip in view measured 2.8 px on 21x27 cells,
+# and every pip's faint pink then passed for a chip's disc)
+CHIP_SIDE_MIN = 0.4
 SOME_COLOUR = 0.1  # a cell with this much of a chip colour (before the erosion) is looked at
 ROUND_MAX = 1.25  # a blob's area over its inner circle's at most: a disc
 SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a fixed camera)
@@ -197,11 +202,17 @@ def near_middle(
 def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> float | None:
     """This board's chip width: the median inner-circle diameter (pixels) of up to
     ``CHIP_SAMPLES`` round blue or green blobs (``bg``: the two class masks together; no board
-    prints those colours) on the cells showing most blue or green (``raw_bg``, 10x10 shares),
-    whatever those cells were read; None when none is round."""
+    prints those colours, but a picture card's art may) on the cells showing most blue or green
+    (``raw_bg``, 10x10 shares), whatever those cells were read, leaving out blobs narrower than
+    ``CHIP_SIDE_MIN`` of a cell's shorter side; None when none is left."""
     cells = np.argwhere((raw_bg >= SOME_COLOUR) & ~CORNERS).tolist()
-    cells = sorted(cells, key=lambda rc: -raw_bg[rc[0], rc[1]])[:CHIP_SAMPLES]
-    widths = [w for w in (disc_width(bg, r, c, shape) for r, c in cells) if w]
+    narrowest = CHIP_SIDE_MIN * min(shape.w, shape.h)
+    widths: list[float] = []
+    for r, c in sorted(cells, key=lambda rc: -raw_bg[rc[0], rc[1]]):
+        if (width := disc_width(bg, r, c, shape)) >= narrowest:
+            widths.append(width)
+            if len(widths) == CHIP_SAMPLES:
+                break
     return float(np.median(widths)) if widths else None
 
 

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.cells import cell_name
+from companion.vision.causes import CAUSE_KIND
 from companion.vision.locate import downscale
 from companion.vision.reading import BoardReading
 from companion.vision.stats import percentile_u8
@@ -52,12 +53,20 @@ def retoned(bgr: np.ndarray, gamma: float) -> np.ndarray:
 
 DISAGREES = "exposure_disagrees"  # the cause code of a cell the two readings differ on
 
+# causes of a `?` that are about the picture's tones (glare, a washed-out or pale chip, a cell
+# neither clearly chip nor printing), which the retoned copy may settle; a cover's or a hand's
+# signs are not, and keep the cell `?`
+TONE_DOUBTS = frozenset(code for code, kind in CAUSE_KIND.items() if kind in ("glare", "unclear"))
+TONE_DOUBTS |= {"pattern"}  # a chip washed to thin rings of its colour looks like a card back
+
 
 def agreed_reading(own: BoardReading, toned: BoardReading) -> BoardReading:
     """``own`` (the frame read as it is) with each cell that ``toned`` (the same grid read on
     the retoned copy) reads otherwise made ``?``: the curve changes the chips' colours as well
     as the board's (a washed-out red chip reads red only on a gamma-2 copy, a green chip in
-    shade only on the frame itself), and where the two exposures disagree neither is sure."""
+    shade only on the frame itself), and where the two exposures disagree neither is sure.
+    A cell ``own`` leaves ``?`` only for its tones (:data:`TONE_DOUBTS`: a chip washed out in
+    the frame's clipped highlights) takes what ``toned`` reads there."""
     if own.cells is None or toned.cells is None or own.orientation != toned.orientation:
         return own
     cells = [list(row) for row in own.cells]
@@ -65,10 +74,15 @@ def agreed_reading(own: BoardReading, toned: BoardReading) -> BoardReading:
     reasons = dict(own.unknown_reasons)
     for r, (mine, theirs) in enumerate(zip(own.cells, toned.cells, strict=True)):
         for c, (a, b) in enumerate(zip(mine, theirs, strict=True)):
-            if a != b and "?" not in (a, b):
+            name = cell_name((r, c))
+            if a == "?" and b != "?" and TONE_DOUBTS.issuperset(reasons.get(name, ("?",))):
+                cells[r][c] = b
+                confidence[r, c] = toned.confidence[r][c]
+                del reasons[name]
+            elif a != b and "?" not in (a, b):
                 cells[r][c] = "?"
                 confidence[r, c] = 0.0
-                reasons[cell_name((r, c))] = (DISAGREES,)
+                reasons[name] = (DISAGREES,)
     return dataclasses.replace(
         own, cells=["".join(row) for row in cells], confidence=confidence, unknown_reasons=reasons
     )

@@ -780,6 +780,18 @@ class BoardReader:
                 # read on such a grid)
                 self._trials.append((source, "moved by the chips, ink unclear"))
                 continue
+            if (
+                _moved_copy(source)
+                and _twins_doubtful(parts)
+                and self._last_plausibility - handicap < PLAUSIBLE_MIN
+            ):
+                # ... or reads implausibly with its empty twins unlike: a grid moved onto the
+                # cards compares each card with its own twin; one moved off them is reported
+                # by its ink alone, which a row off still matches (an overexposed board's
+                # outline moved down a row read its twins 0.26 alike over 15 pairs, its ink
+                # 0.59, and 0.32 plausibly after the move's handicap, with 30 cells wrong)
+                self._trials.append((source, "moved, empty twins unlike", parts.twins_alike))
+                continue
             if parts.twins_alike < TWINS_ALIKE_MIN:
                 # its empty cards do not look like their empty twins: the grid does not lie on
                 # the cards (a part of a cell off, or bent off them in one part), and each of
