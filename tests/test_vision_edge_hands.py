@@ -106,7 +106,7 @@ def test_a_picture_cards_own_face_and_robe_are_no_hand_over_a_chip():
 
 
 def test_the_new_causes_are_named_as_hands_for_the_table():
-    for code in ("dark_hand", "hand_over_chip"):
+    for code in ("dark_hand", "hand_over_chip", "fingers_at_edge"):
         assert cause_kind((code,)) == "hand"
         assert cause_text(code) != code.replace("_", " ")
 
@@ -150,3 +150,24 @@ def test_a_chip_held_in_fingers_at_the_edge_is_unknown_not_placed():
     assert reading.cells[0][7] == "?"
     assert "held_chip" in reading.unknown_reasons["H1"]
     assert confidently_wrong(reading, truth.cells) == []
+
+
+def test_fingers_reaching_in_over_the_edge_are_no_red_chips():
+    """A never-seen independent frame (seed 173, frame 15): a hand reaches in over a paper
+    board's top edge, its fingertips on B1-D1 (empty cards of black suits). Their warm skin,
+    with the light divided by the board's cool white, read red over most of C1 and D1 and
+    solid enough for chips, with confidence 1.0; a cell's side facing the margin is not
+    looked at for a cover. A chip is a disc on its cell: red with skin on it and no disc
+    as wide as the board's chips, at the edge, is `?` (``fingers_at_edge``)."""
+    import json
+
+    from test_vision_support import DATA
+
+    name = DATA / "independent" / "hands18_frame_0015"
+    truth = json.loads(name.with_suffix(".json").read_text())
+    reading = BoardReader().read(cv2.imread(str(name.with_suffix(".jpg"))))
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    for r, c in [(r, c) for r in range(10) for c in range(10)]:
+        assert reading.cells[r][c] in ("?", truth["cells"][r][c]), (r, c)
+    assert {"C1", "D1"} <= set(reading.unknown_reasons)
+    assert "fingers_at_edge" in reading.unknown_reasons["D1"]

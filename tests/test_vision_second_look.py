@@ -16,6 +16,7 @@ from companion.vision.pipeline import (
     TrialReading,
     _acceptable,
     _clear_ink,
+    _verified_against,
 )
 
 
@@ -147,6 +148,21 @@ def test_a_weakly_located_grid_reading_just_plausibly_is_not_reported():
     assert _acceptable(trial(WEAK_GRID_PLAUSIBLE + 0.5, WEAK_LINES - 0.1), 0.64, None)
     assert _acceptable(trial(0.49, 0.0), 0.64, None)  # (0: a moved grid, lines not measured)
     assert _acceptable(trial(0.1, 0.5), 0.64, 90)  # a calibration says board
+
+
+def test_a_grid_on_the_cards_beats_one_with_an_unreadable_edge_line_whatever_they_rank():
+    # mixed18 frame 21 (tests/test_vision_independent_art.py): the title strip as a first row
+    # against the grid a row over, on the cards
+    strip = Judgement(0.47, 0.14, 0.03, 0.0, 0.27, 0.06, 0, True, 0.79, 6)
+    cards = Judgement(0.61, 0.52, 0.07, 0.0, -0.10, 0.04, 0, False, 0.99, 12)
+    assert _verified_against(cards, strip)
+    assert not _verified_against(strip, cards)
+    # not on twins a cell off can show (a bold-suit board: 0.92), nor over few pairs, nor with
+    # a worse ink match, nor against a grid that reads every edge line
+    assert not _verified_against(cards._replace(twins_alike=0.92), strip)
+    assert not _verified_against(cards._replace(twin_pairs=5), strip)
+    assert not _verified_against(cards._replace(match=0.45), strip)
+    assert not _verified_against(cards, strip._replace(edge_unknown=False))
 
 
 def test_an_outline_run_onto_the_table_is_passed_over_for_the_board_s_own():

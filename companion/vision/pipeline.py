@@ -21,10 +21,13 @@ from companion.vision.causes import GLARE_CAUSES, held_by, held_only_by, unknown
 from companion.vision.chip_aspect import STRETCH_BLOBS, chip_stretch, round_chip_shape
 from companion.vision.chip_shapes import (
     ROUND_DISC,
+    WIDE,
     WIDE_DISC,
+    blob_circle,
     board_chip_width,
     chip_disc,
     kept,
+    roundness,
 )
 from companion.vision.cleared_covers import (
     BESIDE_COVER,
@@ -171,6 +174,18 @@ TONED_PLAUSIBLE = 0.6
 # ... and read in the frame itself with at most this share of its cells unknown (a grid beside
 # an arm found there read 70 cells `?` and 7 chips that were not there)
 TONED_UNKNOWN_MAX = 0.35
+# a blue or green chip read from a pale remnant (at most this confident) under glare is
+# checked against its hue in the picture as it is (``BoardReader._pale_hues_agreed``): tinted
+# pixels (this saturation at least, of 255) over this share of the cell say which it leans to
+PALE_HUE_CONF = 0.6
+# a cell of the board's outer ring read red with this much skin (of the cell) and no red disc
+# as wide as a chip is fingers reaching in over the edge (``BoardReader._fingers_at_edge``)
+EDGE_SKIN = 0.03
+FINGERS_ROUND = 1.65  # ... whose blob is at least this many times its inner circle
+OUTER_RING = np.ones((10, 10), bool)
+OUTER_RING[1:-1, 1:-1] = False
+RAW_TINT_SAT = 25
+RAW_TINT_PIXELS = 0.1
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 # ... nor on fewer cells than this (cards showing, or chips with printing beside them): a
@@ -827,6 +842,10 @@ class BoardReader:
                 better = best is None or _ranked(plausibility, self._last_parts) > _ranked(
                     best.plausibility, best.parts
                 )
+                if best is not None and _verified_against(self._last_parts, best.parts):
+                    better = True
+                elif best is not None and _verified_against(best.parts, self._last_parts):
+                    better = False
             if better or trial is plain_trial:
                 result = self._trial(reading, grid, trial_notes, lines, plausibility)
                 if trial is plain_trial:
@@ -839,8 +858,11 @@ class BoardReader:
                 trial is last_first
                 and best.plausibility >= CONFIDENT_PLAUSIBILITY
                 and not _twins_doubtful(best.parts)
+                and not best.parts.edge_unknown
             ):
-                break  # a clear reading: no need to try the alternatives
+                # a clear reading: no need to try the alternatives (but a whole edge line
+                # unreadable may be a strip beside the cards: see ``_verified_against``)
+                break
         if best is not None and lens_unfitted and best.lens == 0.0 and not deep:
             best = self._with_own_lens(best, bgr) or best
         if deep and best is not None and best.parts.unprinted > WASHED_OUT_MAX:
@@ -1171,6 +1193,10 @@ class BoardReader:
         # card of its rank or suit shows is the card as printed)
         pairs = empty_pairs(grid, symbols, self.orientation, match)
         symbols, conf = self._unlike_pairs(symbols, conf, why, match, pairs)
+        # a blue chip read from a pale remnant under glare: blue in the picture as it is too
+        symbols, conf = self._pale_hues_agreed(symbols, conf, why, feats, grid)
+        # ... and red at the board's edge that is fingers reaching in over it
+        symbols, conf = self._fingers_at_edge(symbols, conf, why, feats, grid, memo)
         if judge:
             unknown = float((plain == "?").mean())
             # every real cell shows printing (rank, suit, pips, a picture) or a chip; a row of
@@ -1588,6 +1614,70 @@ class BoardReader:
         read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo, twin_of)
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
+    def _pale_hues_agreed(self, symbols, conf, why, feats, grid):
+        """``symbols`` and ``conf`` with each blue chip read from a pale remnant (confidence <=
+        ``PALE_HUE_CONF``: a pale, washed-out or veiled chip's look) on a cell where glare was
+        found made `?` (``washed_chip``) where the picture as it is, before the light is divided
+        out, shows green (:func:`_raw_cool_colour`).
+
+        Dividing by the board's own white takes a tinted light off every colour, but not off
+        glare whose light is not the board's (a window's daylight over a lamp-lit board):
+        such glare is neutral in the picture and turns bluish once a warm white is divided
+        out, and a green chip it washes out then shows a blue hue (a never-seen independent
+        set: a green chip under 63 levels of glare, hue 102 with the light divided out like
+        the board's blue chips at 105-107, read blue; 58 in the picture, as its green
+        neighbours' 54-55). Where the two disagree neither is sure. Only that way round: in the
+        picture as it is a cool light turns green chips cyan (28 green chips read right from
+        pale remnants on the seen sets showed blue's hue there), while no blue chip showed
+        green's."""
+        glared = feats.glared
+        if glared is None:
+            return symbols, conf
+        weak = (conf <= PALE_HUE_CONF) & glared & ((symbols == "B") | (symbols == "G"))
+        if not weak.any():
+            return symbols, conf
+        shape = chips.shape_of(grid)
+        other = np.zeros((10, 10), bool)
+        for r, c in np.argwhere(weak):
+            cell = grid[r * shape.h : (r + 1) * shape.h, c * shape.w : (c + 1) * shape.w]
+            other[r, c] = symbols[r, c] == "B" and _raw_cool_colour(cell, self.profile) == "G"
+        return _looked(symbols, conf, why, None, 0.0, other, "washed_chip")
+
+    def _fingers_at_edge(self, symbols, conf, why, feats, grid, memo):
+        """``symbols`` and ``conf`` with each cell of the board's outer ring read red that shows
+        skin (>= ``EDGE_SKIN``) and no disc as wide as a chip in red
+        (``chip_shapes.chip_disc`` against this board's chip width) made `?`
+        (``fingers_at_edge``) where its red blob is as wide as a chip's at least and less round
+        than a chip bitten by its highlight or joined to a pip (``FINGERS_ROUND``); as they are
+        where the chip width is not known.
+
+        A hand reaching in over the board's edge lays its fingertips on the outer cells from
+        outside, and a cell's side facing the margin is not looked at for a cover (a grid line
+        a little off brings the margin in); warm skin in light divided by a cool white reads
+        red over most of such a cell, solid enough for a chip. A chip is a disc on its cell;
+        fingers come in from its edge. On the independent sets' arm frames, 6 outer cells under
+        fingers where no chip lay read red this way (skin 0.036-0.18, no disc, blobs 1.7-3.3x
+        their inner circle); 6 red chips on outer cells of the seen sets showed as much skin and
+        no disc (a highlight's bite, a pip joined), their blobs 1.49-1.62x or narrower than a
+        chip. A threshold between so few cells is thin: fitted on these 12."""
+        red = (symbols == "R") & OUTER_RING & (feats.skin >= EDGE_SKIN)
+        if not red.any() or feats.ink_masks is None:
+            return symbols, conf
+        shape = chips.shape_of(grid)
+        width = _chip_width(feats, shape, memo)
+        if not width:
+            return symbols, conf
+        mask = feats.ink_masks["R"]
+        fingers = np.zeros((10, 10), bool)
+        for r, c in np.argwhere(red):
+            if chip_disc(mask, r, c, shape, width):
+                continue
+            diameter, area, _ = blob_circle(mask, r, c, shape)
+            fingers[r, c] = (
+                diameter >= WIDE[0] * width and roundness(diameter, area) >= FINGERS_ROUND
+            )
+        return _looked(symbols, conf, why, None, 0.0, fingers, "fingers_at_edge")
+
     def _small_chips(self, symbols, conf, why, feats, grid, memo, empty=True):
         """``symbols`` and ``conf`` with the chips small against their cells, or holed by their
         highlights, read by their round discs (``companion.vision.small_chips``): in a cell read
@@ -1625,6 +1715,22 @@ class BoardReader:
             if found is not None:
                 symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
         return symbols, conf
+
+
+def _raw_cool_colour(cell: np.ndarray, profile: ColourProfile) -> str | None:
+    """``"B"`` or ``"G"``: which of the two the tinted pixels of ``cell`` (a grid image's cell
+    as the camera saw it, BGR) lean to, by their median hue against the middle of the gap
+    between the ``profile``'s green and blue bands; None when fewer than ``RAW_TINT_PIXELS``
+    pixels of the cell show a hue from green's band to blue's at saturation >= ``RAW_TINT_SAT``
+    (a card's cream white and red ink lie outside it)."""
+    green, blue = profile.chips["G"], profile.chips["B"]
+    hsv = cv2.cvtColor(cell, cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0][
+        (hsv[..., 1] >= RAW_TINT_SAT) & (hsv[..., 0] >= green.lo) & (hsv[..., 0] <= blue.hi)
+    ]
+    if hue.size < RAW_TINT_PIXELS * cell.shape[0] * cell.shape[1]:
+        return None
+    return "B" if np.median(hue) >= (green.hi + blue.lo) / 2 else "G"
 
 
 def _chip_stretch(masks: dict[str, np.ndarray] | None, shape: chips.CellShape) -> float | None:
@@ -1718,6 +1824,23 @@ def _ranked(plausibility: float, parts: Judgement) -> float:
         - CORNER_CHIP_RANK * parts.corner_chips
         - EDGE_UNKNOWN_RANK * parts.edge_unknown
         - TWINS_UNLIKE_RANK * unlike
+    )
+
+
+def _verified_against(parts: Judgement, other: Judgement) -> bool:
+    """Whether a grid read as ``parts`` lies on the cards where one read as ``other`` has taken
+    in a strip beside them, whatever the two rank: ``other`` leaves a whole edge line
+    unreadable, ``parts`` none, and its empty twins look as alike as only cards beside their
+    own twins do (``MOVED_TWINS_CLEAR`` over ``TWINS_CLEAR_PAIRS`` or more), with an ink match
+    at least as good. (A paper board's title strip taken for its first row read 0.71
+    plausibly, ink 0.47, twins 0.79 over 6 pairs, its corners blank paper and so alike, with
+    64 cells wrong; the grid a row over, on the cards, 0.28 after the move's handicap, ink
+    0.61, twins 0.99 over 12 pairs, its corners two stars and two FREE texts.)"""
+    return (
+        other.edge_unknown
+        and not parts.edge_unknown
+        and parts.match >= other.match
+        and _many_twins_alike(parts.twins_alike, parts.twin_pairs, MOVED_TWINS_CLEAR)
     )
 
 
