@@ -174,18 +174,18 @@ TONED_PLAUSIBLE = 0.6
 # ... and read in the frame itself with at most this share of its cells unknown (a grid beside
 # an arm found there read 70 cells `?` and 7 chips that were not there)
 TONED_UNKNOWN_MAX = 0.35
-# a blue or green chip read from a pale remnant (at most this confident) under glare is
-# checked against its hue in the picture as it is (``BoardReader._pale_hues_agreed``): tinted
-# pixels (this saturation at least, of 255) over this share of the cell say which it leans to
+# a blue chip read from a pale remnant (at most this confident) under glare is checked
+# against its hue in the picture as it is (``BoardReader._pale_hues_agreed``): tinted pixels
+# (this saturation at least, of 255) over this share of the cell say which colour it leans to
 PALE_HUE_CONF = 0.6
+RAW_TINT_SAT = 25
+RAW_TINT_PIXELS = 0.1
 # a cell of the board's outer ring read red with this much skin (of the cell) and no red disc
 # as wide as a chip is fingers reaching in over the edge (``BoardReader._fingers_at_edge``)
 EDGE_SKIN = 0.03
 FINGERS_ROUND = 1.65  # ... whose blob is at least this many times its inner circle
 OUTER_RING = np.ones((10, 10), bool)
 OUTER_RING[1:-1, 1:-1] = False
-RAW_TINT_SAT = 25
-RAW_TINT_PIXELS = 0.1
 VOTE_EVERY = 3  # on the fast path, the ink vote for a turned board runs every 3rd frame
 ORIENT_MARGIN_MIN = 0.08  # below this the ink pattern does not decide the orientation
 # ... nor on fewer cells than this (cards showing, or chips with printing beside them): a
@@ -1633,15 +1633,15 @@ class BoardReader:
         glared = feats.glared
         if glared is None:
             return symbols, conf
-        weak = (conf <= PALE_HUE_CONF) & glared & ((symbols == "B") | (symbols == "G"))
+        weak = (conf <= PALE_HUE_CONF) & glared & (symbols == "B")
         if not weak.any():
             return symbols, conf
         shape = chips.shape_of(grid)
-        other = np.zeros((10, 10), bool)
+        green = np.zeros((10, 10), bool)
         for r, c in np.argwhere(weak):
             cell = grid[r * shape.h : (r + 1) * shape.h, c * shape.w : (c + 1) * shape.w]
-            other[r, c] = symbols[r, c] == "B" and _raw_cool_colour(cell, self.profile) == "G"
-        return _looked(symbols, conf, why, None, 0.0, other, "washed_chip")
+            green[r, c] = _raw_cool_colour(cell, self.profile) == "G"
+        return _looked(symbols, conf, why, None, 0.0, green, "washed_chip")
 
     def _fingers_at_edge(self, symbols, conf, why, feats, grid, memo):
         """``symbols`` and ``conf`` with each cell of the board's outer ring read red that shows
