@@ -99,16 +99,20 @@ def test_chips_of_a_board_found_on_the_spread_copy_are_read_in_the_frame_too():
     assert doubted
 
 
-def test_cells_two_exposures_read_differently_are_unknown():
-    cells = ["*........*"] + ["." * 10] * 8 + ["*........*"]
-    own = BoardReading(
+def _board(first: str, second: str, reasons: dict, orientation: int = 0, conf: float = 0.9):
+    """A reading whose first two rows are ``first`` and ``second``, the rest empty."""
+    return BoardReading(
         board_found=True,
-        orientation=90,
-        cells=["*B.......*", "?G" + "." * 8, *cells[2:]],
-        confidence=np.full((10, 10), 0.9, np.float32),
-        unknown_reasons={"A2": ("next_to_cover",)},
+        orientation=orientation,
+        cells=[first, second, *["." * 10] * 7, "*........*"],
+        confidence=np.full((10, 10), conf, np.float32),
+        unknown_reasons=reasons,
     )
-    toned = dataclasses.replace(own, cells=["*R.......*", "R." + "." * 8, *cells[2:]])
+
+
+def test_cells_two_exposures_read_differently_are_unknown():
+    own = _board("*B.......*", "?G" + "." * 8, {"A2": ("next_to_cover",)}, orientation=90)
+    toned = dataclasses.replace(own, cells=["*R.......*", "R." + "." * 8, *own.cells[2:]])
     merged = agreed_reading(own, toned)
     assert merged.cells[0] == "*?.......*"  # B against R
     assert merged.cells[1] == "??" + "." * 8  # G against empty; A2 covered in the frame
@@ -127,25 +131,14 @@ def test_cells_two_exposures_read_differently_are_unknown():
 def test_a_cell_unknown_only_for_its_tones_takes_the_spread_copys_value():
     """A chip washed out in the frame's clipped highlights is `?` there; the spread copy,
     which gives it its colour back, reads it. A cell `?` for a cover's sign stays `?`."""
-    cells = ["*........*"] + ["." * 10] * 8 + ["*........*"]
-    own = BoardReading(
-        board_found=True,
-        orientation=0,
-        cells=["*??......*", "??" + "." * 8, *cells[2:]],
-        confidence=np.full((10, 10), 0.9, np.float32),
-        unknown_reasons={
-            "B1": ("glare", "washed_red"),
-            "C1": ("pattern", "glare", "undecided"),
-            "A2": ("glare", "next_to_cover"),
-            "B2": ("boundaries_gone", "blank"),
-        },
-    )
-    toned = dataclasses.replace(
-        own,
-        cells=["*RB......*", "R." + "." * 8, *cells[2:]],
-        confidence=np.full((10, 10), 0.6, np.float32),
-        unknown_reasons={},
-    )
+    reasons = {
+        "B1": ("glare", "washed_red"),
+        "C1": ("pattern", "glare", "undecided"),
+        "A2": ("glare", "next_to_cover"),
+        "B2": ("boundaries_gone", "blank"),
+    }
+    own = _board("*??......*", "??" + "." * 8, reasons)
+    toned = _board("*RB......*", "R." + "." * 8, {}, conf=0.6)
     merged = agreed_reading(own, toned)
     assert merged.cells[0] == "*RB......*"
     assert merged.cells[1] == "??" + "." * 8

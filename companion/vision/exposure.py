@@ -75,7 +75,7 @@ def agreed_reading(own: BoardReading, toned: BoardReading) -> BoardReading:
     for r, (mine, theirs) in enumerate(zip(own.cells, toned.cells, strict=True)):
         for c, (a, b) in enumerate(zip(mine, theirs, strict=True)):
             name = cell_name((r, c))
-            if a == "?" and b != "?" and TONE_DOUBTS.issuperset(reasons.get(name, ("?",))):
+            if a == "?" and b != "?" and name in reasons and set(reasons[name]) <= TONE_DOUBTS:
                 cells[r][c] = b
                 confidence[r, c] = toned.confidence[r][c]
                 del reasons[name]
