@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Independent synthetic photo renderer for Sequence boards (held-out test set).
 
-python render_foreign.py OUTDIR --art {jax,paper,felt,none,mixed} --count N --seed S [--hands F]
+python render_foreign.py OUTDIR --art {jax,paper,felt,wood,none,mixed} --count N --seed S [--hands F]
 Writes OUTDIR/frame_NNNN.jpg + frame_NNNN.json (ground truth, canonical orientation).
 
 Written by a separate session from a brief (the layout, the JSON contract, what public photos of
@@ -11,6 +11,13 @@ the package and not run by the test suite (tests/data/independent keeps two of i
 Needs Pillow (pip install pillow) and the DejaVu and Liberation fonts (Debian: fonts-dejavu-core
 fonts-liberation). Known flaw: two chips pushed far off-centre can overlap so that one hides the
 other while the truth still lists it (a few cells per 100 frames on the paper art).
+
+The fifth art, ``wood``, was added later by a session that works on the reader, and drawn
+before any of its frames was read: a lacquered wood, black, burgundy or navy board with cards
+laid out as real playing cards (an index in two corners, the real pips), often a printed card
+outline, narrow gaps, portrait or landscape cells, and chips of other shades per frame
+(``WOOD_CHIPS``). ``mixed`` still draws from the first three arts only, so that earlier seeds
+render the same frames.
 """
 
 import argparse
@@ -500,6 +507,101 @@ def board_felt(ch, rng):
     return np.clip(img, 0, 255).astype(np.uint8), cells, 0.06
 
 
+def board_wood(ch, rng):
+    """Lacquered board (wood grain, black, burgundy or navy): cards as real playing cards, an
+    index in two corners and the real pips, often a printed outline; narrow gaps."""
+    portrait = rng.random() < 0.6
+    cw = ch * (rng.uniform(0.68, 0.78) if portrait else rng.uniform(1.25, 1.45))
+    gap = ch * rng.uniform(0.02, 0.06)
+    m = ch * rng.uniform(0.25, 0.6)
+    W = int(2 * m + 10 * cw + 9 * gap)
+    H = int(2 * m + 10 * ch + 9 * gap)
+    kind = rng.choice(["wood", "black", "burgundy", "navy"])
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    if kind == "wood":
+        base = np.array([40, 90, 150], np.float32) * rng.uniform(0.7, 1.2)
+        grain = (
+            1
+            + 0.12 * np.sin(yy / ch * rng.uniform(3, 8) + 2 * np.sin(xx / ch * 0.7))
+            + 0.05 * np.sin(yy * 0.9)
+        )
+        img = base[None, None] * grain[..., None]
+    else:
+        base = np.array(
+            {"black": (28, 28, 30), "burgundy": (40, 30, 110), "navy": (90, 40, 25)}[kind],
+            np.float32,
+        ) * rng.uniform(0.8, 1.2)
+        img = np.empty((H, W, 3), np.float32)
+        img[:] = base
+        img += rng.normal(0, 2, (H, W, 1))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    fb = FONTS_BOLD[rng.integers(len(FONTS_BOLD))]
+    white = np.array([rng.uniform(225, 250), rng.uniform(232, 252), rng.uniform(238, 255)])
+    outline = rng.random() < 0.6
+    cells = []
+    for r in range(10):
+        for c in range(10):
+            x0 = m + c * (cw + gap)
+            y0 = m + r * (ch + gap)
+            cells.append((x0, y0, x0 + cw, y0 + ch))
+            card = LAYOUT[r][c]
+            X0, Y0 = int(round(x0)), int(round(y0))
+            pw, ph = int(round(x0 + cw)) - X0, int(round(y0 + ch)) - Y0
+            p = np.empty((ph, pw, 3), np.uint8)
+            p[:] = base.clip(0, 255).astype(np.uint8)
+            rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, tuple(float(v) for v in white))
+            if outline:
+                rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, (60, 60, 60))
+                rrect(
+                    p,
+                    1.2,
+                    1.2,
+                    pw - 2.2,
+                    ph - 2.2,
+                    min(pw, ph) * 0.07,
+                    tuple(float(v) for v in white),
+                )
+            if card == "W":
+                cx, cy, R = pw / 2, ph / 2, min(pw, ph) * 0.4
+                circ(p, (cx, cy), R, (20, 20, 20))
+                circ(p, (cx, cy), R * 0.8, (40, 170, 230))
+                put_text(p, (cx, cy), "FREE", fb, R * 0.45, (20, 20, 20))
+            else:
+                col = ink(card)
+                rt = rank_txt(card)
+                s = min(pw, ph)
+                for flip in (False, True):
+                    ix, iy = (s * 0.13, s * 0.15) if not flip else (pw - s * 0.13, ph - s * 0.15)
+                    put_text(p, (ix, iy), rt, fb, s * 0.2, col, rot180=flip)
+                    draw_suit(
+                        p,
+                        ix,
+                        iy + s * 0.17 * (-1 if flip else 1),
+                        s * 0.12,
+                        card[1],
+                        col,
+                        flip=flip,
+                    )
+                bx0, bx1, by0, by1 = pw * 0.25, pw * 0.75, ph * 0.12, ph * 0.88
+                if card[0] in "KQJ":
+                    face_figure(p, bx0, by0, bx1, by1, card, rng)
+                elif card[0] == "A":
+                    draw_suit(p, pw / 2, ph / 2, s * 0.4, card[1], col)
+                else:
+                    for px, py in PIPS[card[0]]:
+                        if portrait:
+                            X = pw / 2 + px * (bx1 - bx0) * 0.42
+                            Y = ph / 2 + py * (by1 - by0) * 0.4
+                        else:
+                            X = pw / 2 + py * (bx1 - bx0) * 0.42
+                            Y = ph / 2 + px * (by1 - by0) * 0.33
+                        draw_suit(
+                            p, X, Y, s * 0.17, card[1], col, flip=(py if portrait else px) > 0.01
+                        )
+            img[Y0 : Y0 + ph, X0 : X0 + pw] = p
+    return img, cells, 0.05
+
+
 ARTS = {"jax": (board_jax, None), "paper": (board_paper, None), "felt": (board_felt, None)}
 
 
@@ -512,6 +614,13 @@ def board_units(art, rng_state):
 
 # ---------------------------------------------------------------- chips
 CHIP_BASE = {"B": (170, 90, 20), "G": (60, 140, 30), "R": (40, 40, 200)}
+# the wood art's chip sets, one shade of each colour drawn per frame: navy to sky blue, dark to
+# yellowish green (lit by a cool light these reach teal), and crimson to orange red
+WOOD_CHIPS = {
+    "B": [(170, 90, 20), (120, 50, 10), (210, 140, 60), (180, 110, 40)],
+    "G": [(60, 140, 30), (90, 150, 10), (100, 170, 60), (50, 110, 20)],
+    "R": [(40, 40, 200), (50, 30, 160), (30, 70, 220), (60, 40, 180)],
+}
 
 
 def draw_chip(img, cx, cy, r, color, light):
@@ -546,7 +655,7 @@ def draw_chip(img, cx, cy, r, color, light):
     img[Y0:Y1, X0:X1] = roi.astype(np.uint8)
 
 
-def place_chips(img, cells, rng, light, art_shape_min):
+def place_chips(img, cells, rng, light, art_shape_min, base=None):
     cells_truth = [["*" if (r, c) in CORNERS else "." for c in range(10)] for r in range(10)]
     n = int(rng.integers(0, 61))
     cols = list(rng.choice(["B", "G", "R"], int(rng.integers(2, 4)), replace=False))
@@ -554,7 +663,7 @@ def place_chips(img, cells, rng, light, art_shape_min):
     idx = rng.choice(len(cand), n, replace=False)
     tone = {
         k: np.array(v, np.float32) * rng.uniform(0.8, 1.15) + rng.normal(0, 8, 3)
-        for k, v in CHIP_BASE.items()
+        for k, v in (base or CHIP_BASE).items()
     }
     dfrac = rng.uniform(0.75, 0.9)
     for i in idx:
@@ -892,6 +1001,9 @@ SIZES = [
 def render_one(job):
     out, i, art, seed, hands_frac = job
     rng = np.random.default_rng([seed, i])
+    base = None  # the chips' colours: the usual ones but on the wood art
+    if art == "wood":
+        base = {k: v[int(rng.integers(len(v)))] for k, v in WOOD_CHIPS.items()}
     if art == "mixed":
         art = ["jax", "paper", "felt"][rng.integers(3)]
     fw, fh = SIZES[rng.integers(len(SIZES))]
@@ -903,7 +1015,7 @@ def render_one(job):
         img = no_board(rng, fw, fh)
         truth = {"board_found": False}
     else:
-        fn = {"jax": board_jax, "paper": board_paper, "felt": board_felt}[art]
+        fn = {"jax": board_jax, "paper": board_paper, "felt": board_felt, "wood": board_wood}[art]
         hands = rng.random() < hands_frac
         orient = int(rng.choice([0, 90, 180, 270]))
         # flat resolution ~ matched to the on-screen size of the board
@@ -916,7 +1028,7 @@ def render_one(job):
             light[0] * math.cos(t) - light[1] * math.sin(t),
             light[0] * math.sin(t) + light[1] * math.cos(t),
         )
-        truth_cells = place_chips(flat, cells, rng, fl, None)
+        truth_cells = place_chips(flat, cells, rng, fl, None, base)
         img, hidden = photograph(
             flat, cells, truth_cells, rng, fw, fh, orient, hands, light, edge_t
         )
@@ -938,7 +1050,9 @@ def render_one(job):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("outdir")
-    ap.add_argument("--art", default="jax", choices=["jax", "paper", "felt", "none", "mixed"])
+    ap.add_argument(
+        "--art", default="jax", choices=["jax", "paper", "felt", "wood", "none", "mixed"]
+    )
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hands", type=float, default=0.0)
