@@ -630,6 +630,8 @@ def test_per_cell_fractions_count_each_cells_inner_pixels():
 def test_colour_classes_are_the_hsv_boxes_of_the_profile():
     from companion.vision.colour import (
         CLASSES,
+        CRIMSON_RED,
+        CRIMSON_RED_SAT,
         ORANGE_RED,
         ORANGE_RED_SAT,
         TINT_MIN,
@@ -663,11 +665,13 @@ def test_colour_classes_are_the_hsv_boxes_of_the_profile():
         want = {
             k: box(b, profile.min_saturation, profile.min_value) for k, b in profile.chips.items()
         }
-        # red's usual band: orange-red too (paler rust counts only among red, which random
-        # pixels never are: ``test_vision_orange_red``)
+        # red's usual band: orange-red and crimson too (paler rust counts only among red,
+        # which random pixels never are: ``test_vision_orange_red``)
         if profile.chips["R"].lo > profile.chips["R"].hi:
             lo, hi = ORANGE_RED
             want["R"] |= cv2.inRange(hsv, (lo, ORANGE_RED_SAT, profile.min_value), (hi, 255, 255))
+            lo, hi = CRIMSON_RED
+            want["R"] |= cv2.inRange(hsv, (lo, CRIMSON_RED_SAT, profile.min_value), (hi, 255, 255))
         want["skin"] = box(profile.skin, 40, 80) & ~want["R"]
         want["dark"] = cv2.inRange(hsv, (0, 0, 0), (180, 109, 100))
         blue, green = profile.chips["B"], profile.chips["G"]

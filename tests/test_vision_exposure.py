@@ -156,7 +156,8 @@ def test_a_grid_beside_an_arm_found_on_the_spread_copy_is_not_reported():
         assert _wrong(reading, truth) == []
     else:
         assert SPREAD not in reading.notes
-        assert reading.notes == ["no 10x10 grid with a readable board found"]
+        # (a note on why no grid read may follow: chips across a grid's cell boundaries)
+        assert reading.notes[0] == "no 10x10 grid with a readable board found"
 
 
 def hazed(bgr: np.ndarray, share: float = 0.4, light: float = 200.0) -> np.ndarray:

@@ -304,7 +304,8 @@ def test_a_grid_moved_back_onto_a_board_whose_edge_an_arm_hides_is_found_by_its_
         # off (a red chip below it, clipped in part, read empty too)
         ("jax7_frame_0048", (6, 3)),
         # a red chip washed pink: with 170 levels of glare taken off and the light divided out
-        # by the cream cards' white, its hue leans to crimson (162-171), below red's band
+        # by the cream cards' white, its hue leans to crimson (162-171), below red's band, and
+        # too pale for a crimson chip's
         ("jax8_frame_0067", (8, 7)),
     ],
 )
@@ -530,15 +531,15 @@ def test_a_red_chip_read_as_printing_unlike_its_red_cousins_is_red():
     [
         # a green chip washed almost white by a glare spot (119 grey levels taken off)
         ("jax11_frame_0062", (9, 4), (5, 7)),
-        # a crimson chip (hue 169, just below red's band) on a black suit's card
-        ("jax7_frame_0029", (0, 7), (7, 1)),
+        # (a crimson chip, hue 169, just below red's band, was the other such cell: red takes
+        # saturated crimson now, see test_crimson_chips_are_red_chips)
     ],
 )
 def test_a_chip_no_colour_class_takes_is_unknown_where_it_looks_unlike_its_empty_twin(
     name, cell, twin
 ):
     """A chip no colour class takes read empty, confidently: its twin card reads empty too,
-    and the two look unlike (0.27, 0.33) on a board whose empty twins look alike (0.96, 0.99).
+    and the two look unlike (0.27) on a board whose empty twins look alike (0.96).
     Something lies on one of them; the twin shows what another empty card of its rank or suit
     shows, so the cell is the odd one: `?`, the twin empty."""
     reading, truth = _read(name)
@@ -839,3 +840,46 @@ def test_the_colour_a_pale_chip_leans_to_in_the_picture_as_it_is(bgr, expected):
     cell = np.full((24, 36, 3), (225, 240, 250), np.uint8)
     cv2.circle(cell, (18, 12), 9, bgr, -1)
     assert _raw_cool_colour(cell, ColourProfile()) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "crimson"),
+    [
+        # a dark crimson chip set on a navy board under a cool light: four chips read empty
+        # and one red chip invented beside them; 27 cells wrong or `?`
+        ("wood19_frame_0116", [(2, 9), (4, 0), (6, 2), (6, 5)]),
+        # a crimson set on a wood board, one chip read empty and three `?`
+        ("wood19_frame_0021", [(3, 7), (1, 3), (2, 1), (2, 7)]),
+        # a crimson chip (hue 169) on a black suit's card, `?` beside its empty twin
+        ("jax7_frame_0029", [(0, 7)]),
+    ],
+)
+def test_crimson_chips_are_red_chips(name, crimson):
+    """The fifth independent art (``wood``), drawn before any of its frames was read: chips of
+    a crimson set lie at hues 164-170 once the light is divided out, below red's band (from
+    170), and read empty or `?`. Red takes crimson hues (162-169) as saturated as a chip's too
+    now (``colour.CRIMSON_RED``): the boards read exactly."""
+    reading, truth = _read(name)
+    for r, c in crimson:
+        assert truth["cells"][r][c] == "R"
+    assert reading.cells == truth["cells"]
+
+
+@pytest.mark.parametrize(
+    ("hue", "saturation", "red"),
+    [
+        (162, 200, True),  # crimson chips
+        (167, 160, True),
+        (167, 120, False),  # red printing washed pink
+        (178, 120, True),  # red's band
+        (3, 200, True),
+        (155, 200, False),  # purple
+        (20, 200, False),  # skin's hues
+    ],
+)
+def test_red_takes_saturated_crimson_but_not_pink_purple_or_skin(hue, saturation, red):
+    from companion.vision.colour import ColourProfile, class_mask, colour_code
+
+    hsv = np.full((4, 4, 3), (hue, saturation, 140), np.uint8)
+    code = colour_code(hsv, ColourProfile(), dark_max=60)
+    assert bool(class_mask(code, "R").all()) is red

@@ -128,6 +128,14 @@ ORANGE_RED_SAT = 190
 RUST_RED = (7, 12)
 RUST_RED_SAT = 150
 RUST_RED_VALUE = 95
+# a crimson chip (a dark red set, or red under a cool light with a cream card's white divided
+# out) lies at these hues, short of red's band, as saturated as a chip: the independent wood
+# art's crimson chips measured 164-172 (10th-90th percentiles), saturation 156-220 (10th
+# percentile to median). Red printing blurred or washed pink reaches these hues too, but
+# paler: taken in at any saturation, a bright board's pink print matched the layout's ink so
+# much better that a grid half a cell off its cards read plausibly, 11 chips read empty
+CRIMSON_RED = (162, 169)
+CRIMSON_RED_SAT = 150
 INSIDE = 17 * 255 // 25  # of its 5x5 neighbourhood red, this pixel included
 
 
@@ -138,34 +146,38 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     saturation and a value), so a pixel's classes are the bits its hue, its saturation and
     its value all allow: three table look-ups and two ands instead of one range test per
     class and band. Red's usual band also takes the saturated orange-red hues
-    (``ORANGE_RED``) and, among red, a rust-red chip's paler pixels (``RUST_RED``)."""
+    (``ORANGE_RED``) and crimson ones (``CRIMSON_RED``) and, among red, a rust-red chip's
+    paler pixels (``RUST_RED``)."""
     hue_t, sat_t, val_t = _class_tables(_profile_key(profile), dark_max)
     h, s, v = cv2.split(hsv)
     code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
     if takes_orange(profile):
-        orange = cv2.inRange(
+        more = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
+        crimson = (CRIMSON_RED[0], CRIMSON_RED_SAT, profile.min_value)
+        more |= cv2.inRange(hsv, crimson, (CRIMSON_RED[1], 255, 255))
         rust = cv2.inRange(
             hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
         )
         if cv2.countNonZero(rust):
             red_now = class_mask(code, "R")
-            inside = cv2.compare(cv2.blur(red_now | orange | rust, (5, 5)), INSIDE, cv2.CMP_GE)
-            cv2.bitwise_or(orange, cv2.bitwise_and(rust, inside), dst=orange)
-        if cv2.countNonZero(orange):
+            inside = cv2.compare(cv2.blur(red_now | more | rust, (5, 5)), INSIDE, cv2.CMP_GE)
+            cv2.bitwise_or(more, cv2.bitwise_and(rust, inside), dst=more)
+        if cv2.countNonZero(more):
             # (the bit or'ed in where the mask is set: two whole-image ands and ors, cheaper
             # than picking the pixels out by a boolean index)
             bit = 1 << CLASSES.index("R")
-            np.bitwise_or(code, np.bitwise_and(orange, bit), out=code)
+            np.bitwise_or(code, np.bitwise_and(more, bit), out=code)
     return code
 
 
 def takes_orange(profile: ColourProfile) -> bool:
     """Whether red's band is the usual one, wrapping round 0 short of the orange-red hues
-    (``ORANGE_RED``), which it then takes too (saturated, in :func:`colour_code`)."""
+    (``ORANGE_RED``) and of the crimson ones (``CRIMSON_RED``), which it then takes too
+    (saturated, in :func:`colour_code`)."""
     red = profile.chips["R"]
-    return red.lo > red.hi and red.hi < ORANGE_RED[0]
+    return red.lo > red.hi and red.hi < ORANGE_RED[0] and red.lo > CRIMSON_RED[1]
 
 
 def hue_mask(hsv: np.ndarray, profile: ColourProfile, sym: str, s_min: int) -> np.ndarray:

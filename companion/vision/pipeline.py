@@ -713,6 +713,7 @@ class BoardReader:
             return [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
 
         first_ok = False
+        first_misplaced = False  # the located grid put its chips across its cells' boundaries
         plain_result = None
         lens_unfitted = False
         for i, trial in _enumerate_then(trials, runners_up):
@@ -757,6 +758,7 @@ class BoardReader:
                 # be read in the wrong cell. Never report it; try once the grid moved by the
                 # chips' common offset (a grid off by a part of a cell along one axis)
                 self._trials.append((source, "misplaced", placement.straddling_count))
+                first_misplaced = first_misplaced or i == 0
                 dx, dy = placement.grid_offset()
                 if not source.endswith("+moved") and max(abs(dx), abs(dy)) > 0.1:
                     moved = shifted_quad(quad, dx, dy, lens, (w, h))
@@ -786,6 +788,19 @@ class BoardReader:
                 # ordinary card (moved along both axes, an arm's edge taken for the board's
                 # read plausibly, 0.47, with a chip invented on an independently drawn frame)
                 self._trials.append((source, "moved, a chip on a free corner"))
+                continue
+            if (
+                trial is plain_trial
+                and first_misplaced
+                and parts.match < CLEAR_INK_MATCH
+                and calibrated is None
+            ):
+                # the located grid without its lens is the same grid nearly, and with the lens
+                # its chips sat across its cells' boundaries: its own ink must say it is right
+                # (a grid at the wrong pitch, 10 columns over 7 of a board's, put 6 of 14 chips
+                # across them with its lens and 4 or 5 without, at the threshold of 5, and read
+                # 0.47 plausibly with 20 cells wrong, its ink matching 0.51)
+                self._trials.append((source, "plain copy of a misplaced grid, ink unclear"))
                 continue
             if source.endswith("+moved") and parts.match < CLEAR_INK_MATCH and calibrated is None:
                 # a grid moved by the chips' common offset rests on the chips alone: the
