@@ -152,23 +152,23 @@ def colour_code(hsv: np.ndarray, profile: ColourProfile, dark_max: int) -> np.nd
     h, s, v = cv2.split(hsv)
     code = cv2.bitwise_and(cv2.bitwise_and(cv2.LUT(h, hue_t), cv2.LUT(s, sat_t)), cv2.LUT(v, val_t))
     if takes_orange(profile):
-        more = cv2.inRange(
+        extra_red = cv2.inRange(
             hsv, (ORANGE_RED[0], ORANGE_RED_SAT, profile.min_value), (ORANGE_RED[1], 255, 255)
         )
         crimson = (CRIMSON_RED[0], CRIMSON_RED_SAT, profile.min_value)
-        more |= cv2.inRange(hsv, crimson, (CRIMSON_RED[1], 255, 255))
+        extra_red |= cv2.inRange(hsv, crimson, (CRIMSON_RED[1], 255, 255))
         rust = cv2.inRange(
             hsv, (RUST_RED[0], RUST_RED_SAT, RUST_RED_VALUE), (RUST_RED[1], 255, 255)
         )
         if cv2.countNonZero(rust):
             red_now = class_mask(code, "R")
-            inside = cv2.compare(cv2.blur(red_now | more | rust, (5, 5)), INSIDE, cv2.CMP_GE)
-            cv2.bitwise_or(more, cv2.bitwise_and(rust, inside), dst=more)
-        if cv2.countNonZero(more):
+            inside = cv2.compare(cv2.blur(red_now | extra_red | rust, (5, 5)), INSIDE, cv2.CMP_GE)
+            cv2.bitwise_or(extra_red, cv2.bitwise_and(rust, inside), dst=extra_red)
+        if cv2.countNonZero(extra_red):
             # (the bit or'ed in where the mask is set: two whole-image ands and ors, cheaper
             # than picking the pixels out by a boolean index)
             bit = 1 << CLASSES.index("R")
-            np.bitwise_or(code, np.bitwise_and(more, bit), out=code)
+            np.bitwise_or(code, np.bitwise_and(extra_red, bit), out=code)
     return code
 
 
