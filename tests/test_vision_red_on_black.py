@@ -61,6 +61,36 @@ def test_other_signs_or_other_cards_leave_the_cell_unknown(change):
     assert not red_chips_on_black(symbols, why, red, top, 0).any()
 
 
+@pytest.mark.parametrize("causes", [("pink_disc",), ("washed_red",), ("pink_disc", "washed_red")])
+def test_doubts_only_a_red_chips_disc_raises_are_a_red_chip_on_any_card(causes):
+    symbols, why, red, top, mark = _unknown_at(E6, causes)
+    assert (red_chips_on_black(symbols, why, red, top, 0) == mark).all()
+
+
+@pytest.mark.parametrize(
+    "causes", [("pink_disc", "undecided"), ("washed_red", "glare"), ("pink_disc", "hand_at_chip")]
+)
+def test_on_a_red_suits_card_any_other_doubt_leaves_the_cell_unknown(causes):
+    symbols, why, red, top, _ = _unknown_at(E6, causes)
+    assert not red_chips_on_black(symbols, why, red, top, 0).any()
+
+
+def test_a_red_chip_veiled_by_glare_on_a_red_suits_card_reads_red():
+    """An independent frame (jax4 frame 90): two red chips under a veil of glare keep only
+    their rims' red and a broad pale tint (`washed_red`), on the king and the nine of hearts:
+    `?` before, red chips now; the board reads exactly."""
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    data = Path(__file__).parent / "data" / "independent"
+    truth = json.loads((data / "jax4_frame_0090.json").read_text())
+    reading = BoardReader().read(cv2.imread(str(data / "jax4_frame_0090.jpg")))
+    assert truth["cells"][5][6] == "R" and truth["cells"][6][4] == "R"
+    assert reading.cells == truth["cells"]
+
+
 def test_no_red_chip_read_so_on_a_board_showing_red_around_its_cards():
     """A maroon board seen inside the cells of a grid a little off fills a quarter of a black
     card with red: a seen frame (portrait cards) read a queen of clubs as a red chip."""

@@ -7,6 +7,13 @@ of the cell, the red is a chip's. Other red things (a hand's skin, a red card ba
 bring signs of a cover, and those cells stay unknown. On the stored features of 4,032 seen
 frames (28 sets, three arts) every cell of a black suit left unknown for these doubts alone,
 with red over >= 0.25 of it, held a red chip (8 cells, 3 of them hidden in part).
+
+Two of those doubts only a red chip's disc raises: a disc of pink tint under glare
+(``pink_disc``) and a veiled chip's red rim with its broad pale tint (``washed_red``). A cell
+left unknown for these alone, with as much red, holds a red chip on any card: of the cells
+the independent renderer's 67 seen sets left unknown with either as the first cause, every
+one held a red chip (27 and 9), and printed hearts and diamonds never raised them; read so,
+9 cells went from unknown to right and no other cell changed.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from companion.vision.layout import black_suit_cells
 
 # the doubts between red ink and a red chip (``chips.classify`` causes)
 RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red", "washed_taken"})
+# ... and those only a red chip's disc raises, on any card
+RED_DISC_DOUBTS = frozenset({"pink_disc", "washed_red"})
 RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
 RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
 # a board whose cells' borders are mostly this much red shows its own red around the cards
@@ -33,20 +42,18 @@ def red_chips_on_black(
     orientation: int,
     ring_red: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The unknown cells (10x10 bool, screen order) of a black suit whose only causes
-    (``why``: the reading's cause masks) are doubts about red, with red over
-    ``RED_ON_BLACK_MIN`` of the cell (``red``) and red their strongest chip colour
-    (``red_top``). None on a board whose own red shows around its cards (``ring_red``: per
-    cell, the share of its border in red, over ``RED_BOARD_RING`` on most cells): a red board
-    seen inside the cells of a grid a little off fills a quarter of a black card with red."""
-    unknown = np.asarray(symbols) == "?"
-    if not unknown.any():
-        return unknown
-    found = (
-        unknown & black_suit_cells(orientation=orientation) & (red >= RED_ON_BLACK_MIN) & red_top
-    )
+    """The unknown cells (10x10 bool, screen order) with red over ``RED_ON_BLACK_MIN`` of the
+    cell (``red``) and red their strongest chip colour (``red_top``) that hold a red chip: on
+    a black suit's card those whose only causes (``why``: the reading's cause masks) are
+    doubts about red (``RED_DOUBTS``), on any card those whose only causes are doubts only a
+    red chip's disc raises (``RED_DISC_DOUBTS``). None on a board whose own red shows around
+    its cards (``ring_red``: per cell, the share of its border in red, over ``RED_BOARD_RING``
+    on most cells): a red board seen inside the cells of a grid a little off fills a quarter
+    of a black card with red."""
+    found = (np.asarray(symbols) == "?") & (red >= RED_ON_BLACK_MIN) & red_top
     if not found.any():
         return found  # (the causes are asked about only for such cells: most frames have none)
     if ring_red is not None and np.median(ring_red) >= RED_BOARD_RING:
         return np.zeros_like(found)
-    return found & held_only_by(why, RED_DOUBTS)
+    black = black_suit_cells(orientation=orientation)
+    return found & ((black & held_only_by(why, RED_DOUBTS)) | held_only_by(why, RED_DISC_DOUBTS))
