@@ -447,6 +447,12 @@ def board_paper(ch, rng):
     return img, cells, 0.0
 
 
+def spaced_cells(m, cw, ch, gap):
+    """(row, column, left, top) of each cell, row by row, of a grid of ``cw`` x ``ch`` cards
+    ``gap`` apart inside a margin ``m``."""
+    return [(r, c, m + c * (cw + gap), m + r * (ch + gap)) for r in range(10) for c in range(10)]
+
+
 def board_felt(ch, rng):
     """Soft mat: dark green / navy fabric, portrait rounded cards, thin gaps, wrinkles."""
     cw = ch * rng.uniform(0.66, 0.76)
@@ -465,27 +471,24 @@ def board_felt(ch, rng):
     fb = FONTS_BOLD[rng.integers(len(FONTS_BOLD))]
     style = rng.integers(2)
     cells = []
-    for r in range(10):
-        for c in range(10):
-            x0 = m + c * (cw + gap)
-            y0 = m + r * (ch + gap)
-            cells.append((x0, y0, x0 + cw, y0 + ch))
-            card = LAYOUT[r][c]
-            cx, cy = x0 + cw / 2, y0 + ch / 2
-            rrect(img, x0, y0, x0 + cw, y0 + ch, cw * 0.12, tuple(float(v) for v in cream))
-            if card == "W":
-                star(img, cx, cy, cw * 0.36, (40, 160, 220))
-                put_text(img, (cx, cy + ch * 0.35), "FREE", fb, cw * 0.2, (30, 30, 30))
-                continue
-            col = ink(card)
-            rt = rank_txt(card)
-            if style == 0:
-                put_text(img, (x0 + cw * 0.1, y0 + ch * 0.06), rt, fb, ch * 0.2, col, anchor="lt")
-                draw_suit(img, x0 + cw * 0.2, y0 + ch * 0.36, ch * 0.13, card[1], col)
-                draw_suit(img, cx + cw * 0.1, cy + ch * 0.15, ch * 0.36, card[1], col)
-            else:
-                put_text(img, (cx, cy - ch * 0.15), rt, fb, ch * 0.32, col)
-                draw_suit(img, cx, cy + ch * 0.22, ch * 0.28, card[1], col)
+    for r, c, x0, y0 in spaced_cells(m, cw, ch, gap):
+        cells.append((x0, y0, x0 + cw, y0 + ch))
+        card = LAYOUT[r][c]
+        cx, cy = x0 + cw / 2, y0 + ch / 2
+        rrect(img, x0, y0, x0 + cw, y0 + ch, cw * 0.12, tuple(float(v) for v in cream))
+        if card == "W":
+            star(img, cx, cy, cw * 0.36, (40, 160, 220))
+            put_text(img, (cx, cy + ch * 0.35), "FREE", fb, cw * 0.2, (30, 30, 30))
+            continue
+        col = ink(card)
+        rt = rank_txt(card)
+        if style == 0:
+            put_text(img, (x0 + cw * 0.1, y0 + ch * 0.06), rt, fb, ch * 0.2, col, anchor="lt")
+            draw_suit(img, x0 + cw * 0.2, y0 + ch * 0.36, ch * 0.13, card[1], col)
+            draw_suit(img, cx + cw * 0.1, cy + ch * 0.15, ch * 0.36, card[1], col)
+        else:
+            put_text(img, (cx, cy - ch * 0.15), rt, fb, ch * 0.32, col)
+            draw_suit(img, cx, cy + ch * 0.22, ch * 0.28, card[1], col)
     # fabric texture over print, wrinkles: slight remap + low-frequency brightness
     img = img.astype(np.float32) * (1 + 0.5 * (tex[..., None] - 1))
     amp = ch * 0.025
@@ -539,66 +542,61 @@ def board_wood(ch, rng):
     white = np.array([rng.uniform(225, 250), rng.uniform(232, 252), rng.uniform(238, 255)])
     outline = rng.random() < 0.6
     cells = []
-    for r in range(10):
-        for c in range(10):
-            x0 = m + c * (cw + gap)
-            y0 = m + r * (ch + gap)
-            cells.append((x0, y0, x0 + cw, y0 + ch))
-            card = LAYOUT[r][c]
-            X0, Y0 = int(round(x0)), int(round(y0))
-            pw, ph = int(round(x0 + cw)) - X0, int(round(y0 + ch)) - Y0
-            p = np.empty((ph, pw, 3), np.uint8)
-            p[:] = base.clip(0, 255).astype(np.uint8)
-            rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, tuple(float(v) for v in white))
-            if outline:
-                rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, (60, 60, 60))
-                rrect(
+    for r, c, x0, y0 in spaced_cells(m, cw, ch, gap):
+        cells.append((x0, y0, x0 + cw, y0 + ch))
+        card = LAYOUT[r][c]
+        X0, Y0 = int(round(x0)), int(round(y0))
+        pw, ph = int(round(x0 + cw)) - X0, int(round(y0 + ch)) - Y0
+        p = np.empty((ph, pw, 3), np.uint8)
+        p[:] = base.clip(0, 255).astype(np.uint8)
+        rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, tuple(float(v) for v in white))
+        if outline:
+            rrect(p, 0, 0, pw - 1, ph - 1, min(pw, ph) * 0.08, (60, 60, 60))
+            rrect(
+                p,
+                1.2,
+                1.2,
+                pw - 2.2,
+                ph - 2.2,
+                min(pw, ph) * 0.07,
+                tuple(float(v) for v in white),
+            )
+        if card == "W":
+            cx, cy, R = pw / 2, ph / 2, min(pw, ph) * 0.4
+            circ(p, (cx, cy), R, (20, 20, 20))
+            circ(p, (cx, cy), R * 0.8, (40, 170, 230))
+            put_text(p, (cx, cy), "FREE", fb, R * 0.45, (20, 20, 20))
+        else:
+            col = ink(card)
+            rt = rank_txt(card)
+            s = min(pw, ph)
+            for flip in (False, True):
+                ix, iy = (s * 0.13, s * 0.15) if not flip else (pw - s * 0.13, ph - s * 0.15)
+                put_text(p, (ix, iy), rt, fb, s * 0.2, col, rot180=flip)
+                draw_suit(
                     p,
-                    1.2,
-                    1.2,
-                    pw - 2.2,
-                    ph - 2.2,
-                    min(pw, ph) * 0.07,
-                    tuple(float(v) for v in white),
+                    ix,
+                    iy + s * 0.17 * (-1 if flip else 1),
+                    s * 0.12,
+                    card[1],
+                    col,
+                    flip=flip,
                 )
-            if card == "W":
-                cx, cy, R = pw / 2, ph / 2, min(pw, ph) * 0.4
-                circ(p, (cx, cy), R, (20, 20, 20))
-                circ(p, (cx, cy), R * 0.8, (40, 170, 230))
-                put_text(p, (cx, cy), "FREE", fb, R * 0.45, (20, 20, 20))
+            bx0, bx1, by0, by1 = pw * 0.25, pw * 0.75, ph * 0.12, ph * 0.88
+            if card[0] in "KQJ":
+                face_figure(p, bx0, by0, bx1, by1, card, rng)
+            elif card[0] == "A":
+                draw_suit(p, pw / 2, ph / 2, s * 0.4, card[1], col)
             else:
-                col = ink(card)
-                rt = rank_txt(card)
-                s = min(pw, ph)
-                for flip in (False, True):
-                    ix, iy = (s * 0.13, s * 0.15) if not flip else (pw - s * 0.13, ph - s * 0.15)
-                    put_text(p, (ix, iy), rt, fb, s * 0.2, col, rot180=flip)
-                    draw_suit(
-                        p,
-                        ix,
-                        iy + s * 0.17 * (-1 if flip else 1),
-                        s * 0.12,
-                        card[1],
-                        col,
-                        flip=flip,
-                    )
-                bx0, bx1, by0, by1 = pw * 0.25, pw * 0.75, ph * 0.12, ph * 0.88
-                if card[0] in "KQJ":
-                    face_figure(p, bx0, by0, bx1, by1, card, rng)
-                elif card[0] == "A":
-                    draw_suit(p, pw / 2, ph / 2, s * 0.4, card[1], col)
-                else:
-                    for px, py in PIPS[card[0]]:
-                        if portrait:
-                            X = pw / 2 + px * (bx1 - bx0) * 0.42
-                            Y = ph / 2 + py * (by1 - by0) * 0.4
-                        else:
-                            X = pw / 2 + py * (bx1 - bx0) * 0.42
-                            Y = ph / 2 + px * (by1 - by0) * 0.33
-                        draw_suit(
-                            p, X, Y, s * 0.17, card[1], col, flip=(py if portrait else px) > 0.01
-                        )
-            img[Y0 : Y0 + ph, X0 : X0 + pw] = p
+                for px, py in PIPS[card[0]]:
+                    if portrait:
+                        X = pw / 2 + px * (bx1 - bx0) * 0.42
+                        Y = ph / 2 + py * (by1 - by0) * 0.4
+                    else:
+                        X = pw / 2 + py * (bx1 - bx0) * 0.42
+                        Y = ph / 2 + px * (by1 - by0) * 0.33
+                    draw_suit(p, X, Y, s * 0.17, card[1], col, flip=(py if portrait else px) > 0.01)
+        img[Y0 : Y0 + ph, X0 : X0 + pw] = p
     return img, cells, 0.05
 
 
