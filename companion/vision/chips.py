@@ -169,6 +169,9 @@ class CellFeatures:
     # ``ring`` without the foreign strips that run along a whole row or column of cells (a
     # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
+    # ``ring`` where a cast shadow may cross the border (``shaded_borders``), on the cells
+    # whose border looks foreign; None: no such cell
+    ring_shaded: np.ndarray | None = None
     # per chip colour, the share of each inner grid intersection (9x9; 3x3 pixels) in that
     # colour beyond what this board's own intersections show (``corner_colours``); measured
     # only for the colours read in the four cells around some intersection (None: none)
@@ -564,6 +567,51 @@ def _typical(share: np.ndarray) -> float:
     """The typical cell's share (10x10: the upper median, one partial sort): a palette that
     misses one of the board's own colours raises every cell alike."""
     return float(nth_smallest(share, 50))
+
+
+SHADES = (0.35, 0.45, 0.55, 0.65, 0.75, 0.85)  # a cast shadow keeps this share of the light
+# ... and is no warmer than the light: the room's fill light is as white or bluer than the lamp
+# (the median over a border's shaded pixels of their red's share of the board colour they
+# match, over their blue's). Fingers in a cool light are greyish but warm: 1.035-1.12 on the
+# independent arm sets, where a shadow measured 0.87-0.95 (tinted blue) on the shadow sets
+SHADE_WARMTH_MAX = 1.02
+
+
+def shaded_borders(
+    rings: np.ndarray, palette: np.ndarray, chip_ring: np.ndarray, cells: np.ndarray
+) -> np.ndarray:
+    """Per cell (10x10 float; 1 where not measured), the share of its border ring foreign when
+    the ring may lie in a shade in part: its pixels near a palette colour as they are or
+    brightened back by one of ``SHADES``, the latter no warmer than that colour
+    (``SHADE_WARMTH_MAX``); measured on ``cells`` (10x10 bool) only.
+
+    Someone beside the table casts a shadow across the board, its edge soft and straight: a
+    cell under the edge is divided by its lit part's white, and the shaded part of its border
+    comes out darker than any border of the board, though in the board's own colours. A
+    dark sleeve or card lying there is darker too, but hides the cell's lines, which a shadow
+    leaves showing: the caller takes this measure only where the lines show."""
+    share = np.ones(100, np.float32)
+    colours = palette.astype(np.float32)
+    for cell in np.flatnonzero(cells):
+        ring = rings[cell]
+        near = _near_palette(ring, colours)
+        shaded = np.zeros_like(near)
+        matched = np.zeros_like(ring)  # the palette colour each shaded pixel matched
+        for keep in SHADES:
+            lit = ring * np.float32(1.0 / keep)
+            hit = _near_palette(lit, colours) & ~near & ~shaded
+            if hit.any():
+                off = np.abs(lit[hit][:, None, :] - colours[None]).max(axis=2)
+                matched[hit] = colours[off.argmin(axis=1)]
+                shaded |= hit
+        if shaded.any():
+            share_of = ring[shaded] / np.maximum(matched[shaded], 1.0)
+            warmth = float(np.median(share_of[:, 2] / np.maximum(share_of[:, 0], 1e-3)))
+            if warmth <= SHADE_WARMTH_MAX:
+                near |= shaded
+        foreign = ~near & ~chip_ring[cell]
+        share[cell] = np.count_nonzero(foreign) / foreign.size
+    return share.reshape(10, 10)
 
 
 LIGHT_STEP = 0.06  # light around a cell's borders this much off the board's is measured again
@@ -1155,12 +1203,16 @@ def measure(
             shape.outer_ring,
             RingAnomalies(ring, ring_inside, ring_off_lines),
         )
+    ring_shaded = None
+    if (ring > RING_MAX)[~CORNERS].any():
+        ring_shaded = shaded_borders(rings, palette, chip_ring, (ring > RING_MAX) & ~CORNERS)
     feats = CellFeatures(
         chip=chip,
         raw=raw,
         ring=ring,
         ring_inside=ring_inside,
         ring_off_lines=ring_off_lines,
+        ring_shaded=ring_shaded,
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
@@ -1823,6 +1875,15 @@ def classify(
         # border (an arm lying along a row lines up with it too)
         lined = np.minimum(border, feats.ring_off_lines)
         border = np.where(feats.skin < hand_skin, lined, border)
+    shaded = np.zeros((10, 10), bool)
+    if feats.ring_shaded is not None and covers:
+        # ... nor a border a cast shadow crosses, where the cell keeps all four of its lines
+        # and shows no hand's skin (a sleeve or a card lying there hides the lines); such a
+        # cell's picture, half in the shade, is no longer like its twin's
+        in_shade = np.minimum(border, feats.ring_shaded)
+        in_shade = np.where((feats.skin < hand_skin) & (feats.edges_missing == 0), in_shade, border)
+        shaded = (border > RING_MAX) & (in_shade <= RING_MAX)
+        border = in_shade
     solid_chip = is_chip & (dominance > SOLID_DOMINANCE) & (feats.skin < HAND_SKIN) & covers
     if solid_chip.ndim == 2:
         # a neighbour that is such a chip itself, off-centre too, is no sign of a hand
@@ -2324,7 +2385,7 @@ def classify(
         why.update(_veiled=veiled, _border_veiled=border_veiled, _veil_signs=veil_signs)
         # ... and the cells read empty as printed red ink (a chip's disc read so is a chip:
         # ``red_print.chips_read_as_ink``)
-        why.update(_ink=is_ink & ~unsure)
+        why.update(_ink=is_ink & ~unsure, _shaded=shaded)
         if unsure.any():
             # ... and the reading before its doubts (a doubt found baseless later is lifted)
             why.update(_read=symbols.copy(), _read_conf=conf.copy())

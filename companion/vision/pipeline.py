@@ -1206,7 +1206,8 @@ class BoardReader:
         # a card and its twin both read empty that look unlike, on a board whose empty twins
         # look alike: something lies on one of them (the one that shows what another empty
         # card of its rank or suit shows is the card as printed)
-        pairs = empty_pairs(grid, symbols, self.orientation, match)
+        # (a card under a shadow's edge, half in the shade, is like no other: it is left out)
+        pairs = empty_pairs(grid, _out_of_the_shade(symbols, why), self.orientation, match)
         symbols, conf = self._unlike_pairs(symbols, conf, why, match, pairs)
         # a blue chip read from a pale remnant under glare: blue in the picture as it is too
         symbols, conf = self._pale_hues_agreed(symbols, conf, why, feats, grid)
@@ -1272,12 +1273,17 @@ class BoardReader:
         look = (symbols == "?") & red_ace_cells(self.orientation)
         if not look.any() or feats.ink_masks is None:
             return symbols, conf
-        look &= held_only_by(why, ("undecided",))
+        look &= held_only_by(why, ("undecided",)) & ~_shaded(why)
         look &= (feats.raw["R"] >= INK_CHIP_RED_MIN) & feats.red_strongest
         look &= (self._red_discs(look, feats, grid, memo, "red_aces") & WIDE_DISC) > 0
         if look.any():
             red = unlike_empty_twins(
-                grid, look, symbols, conf > RED_PRINT_CONF, self.orientation, match
+                grid,
+                look,
+                _out_of_the_shade(symbols, why),
+                conf > RED_PRINT_CONF,
+                self.orientation,
+                match,
             )
             symbols, conf = _taken(symbols, conf, red, "R", INK_CHIP_CONF)
         return symbols, conf
@@ -1352,6 +1358,10 @@ class BoardReader:
         sets and 11 arm sets then kept (3,900 frames): 5 red chips more read, nothing else
         changed."""
         red = feats.raw["R"]
+        # (a cell under a shadow's edge is like neither its twin nor its cousins: it neither
+        # looks nor stands in for an empty card)
+        symbols_seen = symbols
+        symbols = _out_of_the_shade(symbols, why)
         some = symbols == "."
         undecided = symbols == "?"
         if undecided.any():
@@ -1360,9 +1370,9 @@ class BoardReader:
             # a chip's width by, keeps too little of its red through the erosion for a chip)
             undecided &= held_only_by(why, ("undecided",))
             some = some | undecided
-        some &= red >= INK_CHIP_RED_MIN
+        some &= (red >= INK_CHIP_RED_MIN) & ~_shaded(why)
         if not some.any():
-            return symbols, conf
+            return symbols_seen, conf
         # (a fixed camera: the same cells read as in the last frame, none of them changed, get
         # the last frame's answer)
         ink = why.get("_ink")
@@ -1374,7 +1384,7 @@ class BoardReader:
             ("red_twins", *(a.tobytes() for a in key)),
             lambda: self._red_chips_unlike_twins(some, symbols, sure, ink, feats, match, solid),
         )
-        return _taken(symbols, conf, red_chips, "R", INK_CHIP_CONF)
+        return _taken(symbols_seen, conf, red_chips, "R", INK_CHIP_CONF)
 
     def _red_chips_unlike_twins(self, some, symbols, sure, ink, feats, match, solid):
         """:meth:`_chips_unlike_twins`'s cells (10x10 bool), of those ``some`` marks (read
@@ -1767,6 +1777,20 @@ def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape, memo: dict) -
             shape,
         )
     return memo["chip_width"]
+
+
+def _out_of_the_shade(symbols: np.ndarray, why: dict) -> np.ndarray:
+    """``symbols`` with the cells under a cast shadow's edge (``why["_shaded"]``: their border
+    foreign but in the board's colours in the shade) unknown, for the looks that compare a
+    cell's picture with its twin's: half in the shade, a card is like no other card."""
+    shaded = _shaded(why)
+    return np.where(shaded, "?", symbols) if shaded.any() else symbols
+
+
+def _shaded(why: dict) -> np.ndarray:
+    """The cells (10x10 bool) under a cast shadow's edge (``chips.classify``'s ``_shaded``)."""
+    shaded = why.get("_shaded")
+    return np.zeros((10, 10), bool) if shaded is None else shaded
 
 
 def _taken(
