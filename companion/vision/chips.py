@@ -572,8 +572,9 @@ def _typical(share: np.ndarray) -> float:
 SHADES = (0.35, 0.45, 0.55, 0.65, 0.75, 0.85)  # a cast shadow keeps this share of the light
 # ... and is no warmer than the light: the room's fill light is as white or bluer than the lamp
 # (the median over a border's shaded pixels of their red's share of the board colour they
-# match, over their blue's). Fingers in a cool light are greyish but warm: 1.035-1.12 on the
-# independent arm sets, where a shadow measured 0.87-0.95 (tinted blue) on the shadow sets
+# match, over their blue's). Fingers in a cool light are greyish but warm: 1.12-1.14 on the
+# three arm cells whose chips a first version read empty under them; the shadow sets' shaded
+# borders measured 0.87-0.93 (their shade tinted blue)
 SHADE_WARMTH_MAX = 1.02
 
 
