@@ -590,28 +590,30 @@ def shaded_borders(
     cell under the edge is divided by its lit part's white, and the shaded part of its border
     comes out darker than any border of the board, though in the board's own colours. A
     dark sleeve or card lying there is darker too, but hides the cell's lines, which a shadow
-    leaves showing: the caller takes this measure only where the lines show."""
+    leaves showing: the caller measures only cells whose lines show."""
     share = np.ones(100, np.float32)
+    at = np.flatnonzero(cells)
+    if not at.size:
+        return share.reshape(10, 10)
     colours = palette.astype(np.float32)
-    for cell in np.flatnonzero(cells):
-        ring = rings[cell]
-        near = _near_palette(ring, colours)
-        shaded = np.zeros_like(near)
-        matched = np.zeros_like(ring)  # the palette colour each shaded pixel matched
-        for keep in SHADES:
-            lit = ring * np.float32(1.0 / keep)
-            hit = _near_palette(lit, colours) & ~near & ~shaded
-            if hit.any():
-                off = np.abs(lit[hit][:, None, :] - colours[None]).max(axis=2)
-                matched[hit] = colours[off.argmin(axis=1)]
-                shaded |= hit
-        if shaded.any():
-            share_of = ring[shaded] / np.maximum(matched[shaded], 1.0)
-            warmth = float(np.median(share_of[:, 2] / np.maximum(share_of[:, 0], 1e-3)))
-            if warmth <= SHADE_WARMTH_MAX:
-                near |= shaded
-        foreign = ~near & ~chip_ring[cell]
-        share[cell] = np.count_nonzero(foreign) / foreign.size
+    ring = rings[at]  # (all the cells' rings at once: one palette test per shade)
+    near = _near_palette(ring, colours).reshape(ring.shape[:2])
+    shaded = np.zeros_like(near)
+    matched = np.zeros_like(ring)  # the palette colour each shaded pixel matched
+    for keep in SHADES:
+        lit = ring * np.float32(1.0 / keep)
+        hit = _near_palette(lit, colours).reshape(near.shape) & ~near & ~shaded
+        if hit.any():
+            off = np.abs(lit[hit][:, None, :] - colours[None]).max(axis=2)
+            matched[hit] = colours[off.argmin(axis=1)]
+            shaded |= hit
+    for i in np.flatnonzero(shaded.any(axis=1)):
+        share_of = ring[i][shaded[i]] / np.maximum(matched[i][shaded[i]], 1.0)
+        warmth = float(np.median(share_of[:, 2] / np.maximum(share_of[:, 0], 1e-3)))
+        if warmth <= SHADE_WARMTH_MAX:
+            near[i] |= shaded[i]
+    foreign = ~near & ~chip_ring[at]
+    share[at] = row_counts(foreign) / foreign.shape[1]
     return share.reshape(10, 10)
 
 
@@ -1204,16 +1206,12 @@ def measure(
             shape.outer_ring,
             RingAnomalies(ring, ring_inside, ring_off_lines),
         )
-    ring_shaded = None
-    if (ring > RING_MAX)[~CORNERS].any():
-        ring_shaded = shaded_borders(rings, palette, chip_ring, (ring > RING_MAX) & ~CORNERS)
     feats = CellFeatures(
         chip=chip,
         raw=raw,
         ring=ring,
         ring_inside=ring_inside,
         ring_off_lines=ring_off_lines,
-        ring_shaded=ring_shaded,
         edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
@@ -1231,6 +1229,12 @@ def measure(
         glare_unmeasured=None if veil is None else veil.unmeasured,
     )
     odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
+    if odd_border:
+        # ... or a cast shadow's edge: looked at where the cell keeps its lines (``classify``
+        # takes it only there)
+        feats.ring_shaded = shaded_borders(
+            rings, palette, chip_ring, (ring > RING_MAX) & ~CORNERS & (feats.edges_missing == 0)
+        )
     if veil is not None or odd_border:
         clipped = ring_values(masks["glare"], shape)
         feats.ring_clipped = row_counts(clipped > 0).reshape(10, 10) / clipped.shape[1]
