@@ -79,6 +79,7 @@ from companion.vision.small_chips import (
     WASHED_CONF,
     WASHED_SIGNS,
     pale_discs,
+    plain_art_colours,
     small_chips,
     washed_colour,
     washed_discs,
@@ -1622,12 +1623,25 @@ class BoardReader:
         twin_of = twin_cells(self.orientation)
         faces = face_cells(orientation=self.orientation)
         twin_of = np.where((twin_of >= 0) & (symbols.ravel()[twin_of] == "."), twin_of, -1)
+        # (a picture card under glare whose twin holds a chip or is unknown: against the
+        # board's other picture cards read empty, in the colours their art shows no disc in)
+        alone = washed & faces & (twin_of < 0) & held_by(why, GLARE_CAUSES)
         washed &= ~faces | (twin_of >= 0)
-        if not washed.any():
+        if not (washed | alone).any():
             return symbols, conf
         shape = chips.shape_of(grid)
         width = _chip_width(feats, shape, memo)
         if not width:
+            return symbols, conf
+        if alone.any():
+            plain = plain_art_colours(
+                faces & (symbols == "."), feats.hsv, self.profile, width, shape, memo
+            )
+            if plain:
+                read = washed_colour(alone, feats.hsv, self.profile, width, shape, alone, memo)
+                read = np.where(np.isin(read, list(plain)), read, "")
+                symbols, conf = _taken(symbols, conf, read != "", read, WASHED_CONF)
+        if not washed.any():
             return symbols, conf
         # (red where glare was found: a hand's skin lies in red's faint hues; or on a cell
         # doubted only as undecided or as showing no printing, a chip over its middle, against
