@@ -344,3 +344,79 @@ def test_a_faint_disc_far_off_its_cells_middle_is_not_read_there():
     assert np.argwhere(read != "").tolist() == [[6, 6]] and read[6, 6] == "B"
     doubted = washed_discs(candidates, hsv, ColourProfile(), float(chip), SHAPE)
     assert doubted[2, 2] and doubted[6, 6]
+
+
+def _bitten(planes: dict[str, np.ndarray], r: int, c: int, sym: str) -> None:
+    """A chip of ``sym`` on cell ``(r, c)`` whose highlight, widened by a phone's sharpening,
+    bites into its rim: a C of its colour, open to one side."""
+    centre = (round((c + 0.5) * W), round((r + 0.5) * H))
+    cv2.circle(planes[sym], centre, CHIP, 255, -1)
+    cv2.ellipse(
+        planes[sym], (centre[0] + CHIP // 2, centre[1]), (CHIP // 2 + 1, 1), 0, 0, 360, 0, -1
+    )
+    cv2.circle(planes[sym], (centre[0] + 1, centre[1]), 2, 0, -1)
+
+
+def test_a_chip_bitten_at_its_rim_reads_on_cells_left_unknown_only():
+    from companion.vision.chip_shapes import chip_disc
+    from companion.vision.small_chips import bitten_disc
+
+    planes, _ = _grid({})
+    _bitten(planes, 2, 2, "G")
+    _bitten(planes, 4, 4, "B")
+    _bitten(planes, 6, 6, "R")
+    raw = {s: (m > 0).reshape(10, H, 10, W).mean(axis=(1, 3)) for s, m in planes.items()}
+    width = 2.0 * CHIP
+    # as it is, the bitten blob is no disc; closed, it is one
+    assert chip_disc(planes["G"], 2, 2, SHAPE, width) == 0
+    assert bitten_disc(planes["G"], 2, 2, SHAPE, width)
+    candidates = np.zeros((10, 10), bool)
+    candidates[2, 2] = candidates[4, 4] = candidates[6, 6] = True
+    assert small_chips(candidates, raw, planes, width, SHAPE) is None
+    found = small_chips(candidates, raw, planes, width, SHAPE, bitten=candidates)
+    # red is never closed: a closing joins a card's red pips into blobs
+    assert [found[cell] for cell in [(2, 2), (4, 4), (6, 6)]] == ["G", "B", ""]
+
+
+def test_closing_a_card_back_s_lattice_makes_no_chip():
+    """A card back's lattice of blue lines: closed, it is a blob as wide as the card."""
+    from companion.vision.small_chips import bitten_disc
+
+    lattice = np.zeros((10 * H, 10 * W), np.uint8)
+    x0, y0 = 3 * W + 2, 3 * H + 2
+    for x in range(x0, x0 + W - 4, 4):
+        cv2.line(lattice, (x, y0), (x, y0 + H - 4), 255, 1)
+    for y in range(y0, y0 + H - 4, 4):
+        cv2.line(lattice, (x0, y), (x0 + W - 4, y), 255, 1)
+    assert bitten_disc(lattice, 3, 3, SHAPE, 2.0 * CHIP) == 0
+
+
+def test_the_chip_width_of_a_board_whose_chips_are_all_bitten():
+    planes, _ = _grid({})
+    for r, c, sym in [(1, 1, "G"), (3, 5, "B"), (5, 2, "G"), (7, 7, "B")]:
+        _bitten(planes, r, c, sym)
+    raw = {s: (m > 0).reshape(10, H, 10, W).mean(axis=(1, 3)) for s, m in planes.items()}
+    bg = cv2.bitwise_or(planes["B"], planes["G"])
+    share = np.maximum(raw["B"], raw["G"])
+    width = board_chip_width(bg, share, SHAPE)
+    assert width is not None and abs(width - 2 * CHIP) <= 3
+    # ... from three such chips at least
+    one = np.zeros_like(bg)
+    _bitten({"G": one}, 1, 1, "G")
+    assert board_chip_width(one, (one > 0).reshape(10, H, 10, W).mean(axis=(1, 3)), SHAPE) is None
+
+
+def test_a_phone_s_sharpened_chip_bitten_by_its_highlight_is_read():
+    """A wood board after a phone's processing (colours boosted, an unsharp mask, JPEG 45;
+    ``tests/independent/relight.py SRC OUT phone``): a green chip's highlight, widened by the
+    sharpening, bit its disc open at the rim, and the cell was `?` (a pattern, undecided)."""
+    import json
+    from pathlib import Path
+
+    from companion.vision import analyze_image
+
+    data = Path(__file__).parent / "data" / "independent"
+    truth = json.loads((data / "phone_wood20_frame_0012.json").read_text())
+    reading = analyze_image(cv2.imread(str(data / "phone_wood20_frame_0012.jpg")))
+    assert reading.board_found and reading.orientation == truth["orientation"]
+    assert reading.cells == truth["cells"]

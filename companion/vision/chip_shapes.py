@@ -22,6 +22,9 @@ CHIP_SAMPLES = 8  # blue and green blobs measured for the board's chip width, at
 # (a washed-out queen's robe; a board with one chip in view measured 2.8 px on 21x27 cells,
 # and every pip's faint pink then passed for a chip's disc)
 CHIP_SIDE_MIN = 0.4
+# a closing this wide (of a cell's shorter side: a third of a chip) closes a highlight's bite
+# into a chip's rim, for the chip width where no blob is round as it is; from this many blobs
+BITTEN_SIDE, BITTEN_SAMPLES = 0.25, 3
 SOME_COLOUR = 0.1  # a cell with this much of a chip colour (before the erosion) is looked at
 ROUND_MAX = 1.25  # a blob's area over its inner circle's at most: a disc
 SAME_SHARE = 0.02  # a cell whose share moved less than this keeps its answer (a fixed camera)
@@ -47,7 +50,13 @@ def blob_inner_circle(mask: np.ndarray, r: int, c: int, shape: CellShape) -> tup
 
 
 def blob_circle(
-    mask: np.ndarray, r: int, c: int, shape: CellShape, opening: int = 0, holes: bool = True
+    mask: np.ndarray,
+    r: int,
+    c: int,
+    shape: CellShape,
+    opening: int = 0,
+    holes: bool = True,
+    closing: int = 0,
 ) -> tuple[float, float, tuple[float, float] | None]:
     """:func:`blob_inner_circle`'s ``(diameter, area)`` and the circle's centre (grid image
     pixels ``(x, y)``; None with no blob): a blob reaching into the cell's middle from a
@@ -58,7 +67,9 @@ def blob_circle(
     encloses the cell's middle without covering it.)
 
     ``opening`` (pixels, odd): the blob as left by an opening with a disc that wide first, its
-    small holes (``HOLE_MAX``) filled before unless ``holes`` is false."""
+    small holes (``HOLE_MAX``) filled before unless ``holes`` is false. ``closing`` (pixels,
+    odd): the blob as left by a closing with a disc that wide first (a bite into its rim
+    closed)."""
     w, h = shape.w, shape.h
     x0, y0 = max(0, int(c * w - REACH * w)), max(0, int(r * h - REACH * h))
     x1 = min(mask.shape[1], int((c + 1) * w + REACH * w))
@@ -72,6 +83,9 @@ def blob_circle(
     if opening:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening))
         part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disc)
+    if closing:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (closing, closing))
+        part = cv2.morphologyEx(part, cv2.MORPH_CLOSE, disc)
     filled = _middle_blob(part, middle)
     if filled is None:
         return 0.0, 0.0, None
@@ -121,10 +135,10 @@ def roundness(diameter: float, area: float) -> float:
     return area / circle if circle else np.inf
 
 
-def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape) -> float:
+def disc_width(mask: np.ndarray, r: int, c: int, shape: CellShape, closing: int = 0) -> float:
     """The inner-circle diameter (pixels) of the blob over cell ``(r, c)``'s middle when it is
-    a round disc (``ROUND_MAX``); 0.0 otherwise."""
-    diameter, area = blob_inner_circle(mask, r, c, shape)
+    a round disc (``ROUND_MAX``); 0.0 otherwise. ``closing`` as in :func:`blob_circle`."""
+    diameter, area, _ = blob_circle(mask, r, c, shape, closing=closing)
     return diameter if roundness(diameter, area) <= ROUND_MAX else 0.0
 
 
@@ -165,7 +179,7 @@ def chip_disc(
         # as wide as a chip but not as round: printing touching its rim (a card's index, a
         # pip beside it) joins its blob; an opening a part of a chip wide cuts such strokes
         # off, and a chip's disc keeps its width and becomes round again
-        diameter, area, centre = blob_circle(mask, r, c, shape, _odd(UNGLUE * width), holes)
+        diameter, area, centre = blob_circle(mask, r, c, shape, odd_side(UNGLUE * width), holes)
         if centre is not None and near_middle(centre, r, c, shape):
             wide = disc_bits(diameter, area, width) & WIDE_DISC
             bits |= wide
@@ -174,7 +188,7 @@ def chip_disc(
     return bits | near_bits
 
 
-def _odd(pixels: float) -> int:
+def odd_side(pixels: float) -> int:
     """A structuring element's side: ``pixels`` rounded to an odd number, at least 3."""
     return max(3, int(round(pixels)) | 1)
 
@@ -204,16 +218,27 @@ def board_chip_width(bg: np.ndarray, raw_bg: np.ndarray, shape: CellShape) -> fl
     ``CHIP_SAMPLES`` round blue or green blobs (``bg``: the two class masks together; no board
     prints those colours, but a picture card's art may) on the cells showing most blue or green
     (``raw_bg``, 10x10 shares), whatever those cells were read, leaving out blobs narrower than
-    ``CHIP_SIDE_MIN`` of a cell's shorter side; None when none is left."""
-    cells = np.argwhere((raw_bg >= SOME_COLOUR) & ~CORNERS).tolist()
+    ``CHIP_SIDE_MIN`` of a cell's shorter side; None when none is left.
+
+    When no blob is round as it is, the blobs as a closing ``BITTEN_SIDE`` of a cell's shorter
+    side wide leaves them, from ``BITTEN_SAMPLES`` of them at least: a phone's sharpening
+    widens every chip's highlight into a bite at its rim."""
+    cells = sorted(
+        np.argwhere((raw_bg >= SOME_COLOUR) & ~CORNERS).tolist(),
+        key=lambda rc: -raw_bg[rc[0], rc[1]],
+    )
     narrowest = CHIP_SIDE_MIN * min(shape.w, shape.h)
-    widths: list[float] = []
-    for r, c in sorted(cells, key=lambda rc: -raw_bg[rc[0], rc[1]]):
-        if (width := disc_width(bg, r, c, shape)) >= narrowest:
-            widths.append(width)
-            if len(widths) == CHIP_SAMPLES:
-                break
-    return float(np.median(widths)) if widths else None
+    closed = odd_side(BITTEN_SIDE * min(shape.w, shape.h))
+    for closing, fewest in ((0, 1), (closed, BITTEN_SAMPLES)):
+        widths: list[float] = []
+        for r, c in cells:
+            if (width := disc_width(bg, r, c, shape, closing)) >= narrowest:
+                widths.append(width)
+                if len(widths) == CHIP_SAMPLES:
+                    break
+        if len(widths) >= fewest:
+            return float(np.median(widths))
+    return None
 
 
 def kept(

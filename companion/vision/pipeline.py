@@ -1750,7 +1750,12 @@ class BoardReader:
         shape = chips.shape_of(grid)
         if candidates.any() and (width := _chip_width(feats, shape, memo)):
             aces = red_ace_cells(self.orientation)
-            found = small_chips(candidates, feats.raw, feats.ink_masks, width, shape, memo, aces)
+            # (a blue or green blob bitten at its rim measured again closed: on the cells left
+            # unknown only, and no picture card, whose art may show blobs of any colour)
+            bitten = candidates & unknown & ~face_cells(orientation=self.orientation)
+            found = small_chips(
+                candidates, feats.raw, feats.ink_masks, width, shape, memo, aces, bitten
+            )
             if found is not None:
                 symbols, conf = _looked(symbols, conf, why, found, SMALL_CHIP_CONF)
         return symbols, conf

@@ -27,12 +27,14 @@ from companion.vision.chip_shapes import (
     NEAR_MIDDLE,
     ROUND_DISC,
     SOME_COLOUR,
+    WIDE,
     WIDE_DISC,
     blob_circle,
     chip_disc,
     disc_bits,
     kept,
     near_middle,
+    odd_side,
 )
 from companion.vision.chips import CORNERS, CellShape
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, hue_mask
@@ -54,6 +56,7 @@ def small_chips(
     shape: CellShape,
     memo: dict | None = None,
     aces: np.ndarray | None = None,
+    bitten: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Symbols (10x10, ``""`` elsewhere; None when there is none) of the ``candidates`` (10x10
     bool) whose strongest chip colour (``raw`` shares) is a chip's disc against this board's
@@ -61,7 +64,10 @@ def small_chips(
     ``AS_WIDE`` as wide (``chip_shapes.chip_disc``'s ``ROUND_DISC``), or as wide as a chip and
     about as round (``WIDE_DISC``), which red counts but on ``aces`` (10x10 bool, the red
     aces; None: nowhere): an ace's one big red pip measures so. ``memo`` (kept with a located
-    grid) keeps each cell's answer (``chip_shapes.kept``)."""
+    grid) keeps each cell's answer (``chip_shapes.kept``).
+
+    On the ``bitten`` cells (10x10 bool; None: none) a blue or green blob that is no disc as
+    it is is measured again closed (:func:`bitten_disc`)."""
     shares = np.stack([raw[s] for s in CHIP_SYMBOLS])
     top = shares.argmax(axis=0)
     share = shares.max(axis=0)
@@ -74,12 +80,44 @@ def small_chips(
         top,
         lambda r, c: chip_disc(masks[CHIP_SYMBOLS[top[r, c]]], r, c, shape, width),
     )
+    if bitten is not None:
+        again = look & bitten & (found == 0) & (top != CHIP_SYMBOLS.index("R"))
+        if again.any():
+            healed = kept(
+                memo,
+                "bitten_discs",
+                again,
+                share,
+                top,
+                lambda r, c: bitten_disc(masks[CHIP_SYMBOLS[top[r, c]]], r, c, shape, width),
+            )
+            found = np.where(again, healed, found)
     red = top == CHIP_SYMBOLS.index("R")
     wide_ok = ~red if aces is None else ~red | ~aces
     read = look & (((found & ROUND_DISC) > 0) | (((found & WIDE_DISC) > 0) & wide_ok))
     if not read.any():  # (most frames: nothing to add, and nothing to build)
         return None
     return np.where(read, np.array(CHIP_SYMBOLS)[top], "")
+
+
+# of the chip width: a closing this wide closes a highlight's bite into a chip's rim (a
+# phone's sharpening widens the highlight and darkens a ring around it, out of the colour's
+# class, and the disc is left a C)
+BITE_CLOSING = 0.4
+
+
+def bitten_disc(mask: np.ndarray, r: int, c: int, shape: CellShape, width: float) -> int:
+    """``chip_shapes.chip_disc``'s bits (``ROUND_DISC``, ``WIDE_DISC``) for the blob of
+    ``mask`` over cell ``(r, c)`` as a closing ``BITE_CLOSING`` of the chip ``width`` wide
+    leaves it, when it is at most ``WIDE``'s upper end wide (a closing joins blobs: a card
+    back's lattice closes into a blob as wide as the cell); 0 otherwise.
+
+    Blue and green only: no board prints them, while a closing joins a card's red pips into
+    blobs."""
+    diameter, area, centre = blob_circle(mask, r, c, shape, closing=odd_side(BITE_CLOSING * width))
+    if centre is None or not near_middle(centre, r, c, shape):
+        return 0
+    return disc_bits(diameter, area, width) if diameter <= WIDE[1] * width else 0
 
 
 PALE_LOOK = 0.05  # a cell read empty with this much pale blue or green (eroded) is looked at
