@@ -346,6 +346,42 @@ def test_a_faint_disc_far_off_its_cells_middle_is_not_read_there():
     assert doubted[2, 2] and doubted[6, 6]
 
 
+def test_a_pink_chip_split_between_red_and_crimson_hues_is_one_disc():
+    """A red chip washed pink across red's lower edge: its disc lies half in red's band (170+)
+    and part in the crimson hues below it (165-169), and neither part is round. With as many
+    crimson pixels as 0.3 of the red ones or more the two are one disc; a sliver of crimson
+    beside a round red disc changes nothing."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import washed_colour
+
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+    chip = 2 * CHIP
+    for r, c, crimson_rows in ((2, 2, CHIP - 1), (6, 6, 2)):
+        x, y = round((c + 0.5) * W), round((r + 0.5) * H)
+        cv2.circle(hsv, (x, y), CHIP, (175, 60, 200), -1)  # red's band
+        # the lower part in crimson: 0.4 of the disc at (2, 2), a sliver at (6, 6)
+        band = np.zeros(hsv.shape[:2], np.uint8)
+        cv2.circle(band, (x, y), CHIP, 255, -1)
+        band[: y + CHIP - crimson_rows] = 0
+        hsv[band > 0] = (166, 60, 200)
+    # at (6, 6) a sliver of crimson on a disc that is round in red alone: red's disc reads
+    candidates = np.zeros((10, 10), bool)
+    candidates[2, 2] = candidates[6, 6] = True
+    read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE, red=candidates)
+    assert read[2, 2] == "R" and read[6, 6] == "R"
+    # with more crimson pixels than red required (as before 0.3), the halves are not joined
+    from companion.vision import small_chips
+
+    original = small_chips.CRIMSON_SHARE
+    try:
+        small_chips.CRIMSON_SHARE = 1.0
+        read = washed_colour(candidates, hsv, ColourProfile(), float(chip), SHAPE, red=candidates)
+    finally:
+        small_chips.CRIMSON_SHARE = original
+    assert read[2, 2] == "" and read[6, 6] == "R"
+
+
 def _bitten(planes: dict[str, np.ndarray], r: int, c: int, sym: str) -> None:
     """A chip of ``sym`` on cell ``(r, c)`` whose highlight, widened by a phone's sharpening,
     bites into its rim: a C of its colour, open to one side."""

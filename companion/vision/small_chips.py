@@ -184,12 +184,17 @@ def _pale_answer(mask: np.ndarray, r: int, c: int, shape: CellShape, width: floa
 
 # a chip washed out by glare still shows its hue this faintly (of 255) over its disc
 WASHED_SATURATION = 16
-# ... or in red's band and these hues below it, where the cell shows more of them than of red:
+# ... or in red's band and these hues below it, where the cell shows enough of them (below):
 # a red chip washed pink, with the glare taken off and the light divided out by a cream
 # card's white, leans to crimson (hues 162-171: 242 pixels of a 27x21 cell, 28 in red's
 # band); a bold heart's blurred pink rim reaches them too, but its red is most of it (12-17
 # pixels beside 157-165), and joined to it made a disc
 WASHED_CRIMSON = (158, 169)
+# ... where the cell shows at least this many of them for each of red's: a chip washed pink
+# across red's lower edge (hues 165-174) splits its disc between the two bands, 0.35-0.8 as
+# many crimson pixels as red, and neither band alone is round (a bold heart's rim shows
+# 12-17 of them beside its red, most of its blob)
+CRIMSON_SHARE = 0.3
 # a faint disc's centre lies at most this far (of a cell) off its cell's: nearer than a solid
 # chip's may (``chip_shapes.OFF_CENTRE_MAX``), as a faint hue's mask takes in a neighbour's
 # chip too, and a grid off by a part of a cell along one edge showed two chips 0.37 off the
@@ -360,8 +365,9 @@ def _faint_discs(
     hsv: np.ndarray, profile: ColourProfile, r: int, c: int, width: float, shape: CellShape
 ) -> dict[str, int]:
     """Each chip colour's ``chip_shapes.chip_disc`` answer over cell ``(r, c)`` on the mask of
-    its hue however faint (saturation >= ``WASHED_SATURATION``; red's with the orange-red
-    hues where the cell shows more of them), looked at in the 3x3 cells around (a chip's blob
+    its hue however faint (saturation >= ``WASHED_SATURATION``; red's with the crimson hues
+    below it where the cell shows ``CRIMSON_SHARE`` as many of them), looked at in the 3x3
+    cells around (a chip's blob
     reaches at most into the next)."""
     w, h = shape.w, shape.h
     r0, c0 = max(0, r - 1), max(0, c - 1)
@@ -373,6 +379,6 @@ def _faint_discs(
     at = (r - r0, c - c0)  # (the cell in ``part``)
     near = FAINT_OFF_MAX
     discs = {sym: chip_disc(m, *at, shape, width, False, near) for sym, m in masks.items()}
-    if cv2.countNonZero(crimson[own]) > cv2.countNonZero(masks["R"][own]):
+    if cv2.countNonZero(crimson[own]) > CRIMSON_SHARE * cv2.countNonZero(masks["R"][own]):
         discs["R"] |= chip_disc(crimson | masks["R"], *at, shape, width, False, near)
     return discs
