@@ -5,17 +5,11 @@ edge blurred over 0.5-3 % of the frame, 0.4-0.7 of the light beyond it, tinted b
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import cv2
 import numpy as np
 import pytest
+from test_vision_support import independent_frame
 
-from companion.vision import analyze_image
 from companion.vision.chips import RING_DIFF, SHADE_WARMTH_MAX, shaded_borders
-
-DATA = Path(__file__).parent / "data" / "independent"
 
 GAP, CARD = (150.0, 155.0, 160.0), (235.0, 240.0, 242.0)  # a board's border colours (BGR)
 
@@ -80,8 +74,5 @@ def test_a_cover_is_no_shade(colour, why):
     ],
 )
 def test_boards_under_a_cast_shadow_read_exactly(name):
-    truth = json.loads((DATA / f"{name}.json").read_text())
-    reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
-    assert reading.board_found
-    assert reading.orientation == truth["orientation"]
+    reading, truth = independent_frame(name)
     assert reading.cells == truth["cells"]

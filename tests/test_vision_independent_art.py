@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 from companion.calibration import Calibration
+from test_vision_support import independent_frame
 
 from companion.vision import BoardReader, analyze_image
 from companion.vision.geometry import canonical_corners
@@ -19,12 +20,7 @@ from companion.vision.geometry import canonical_corners
 DATA = Path(__file__).parent / "data" / "independent"
 
 
-def _read(name: str):
-    truth = json.loads((DATA / f"{name}.json").read_text())
-    reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
-    assert reading.board_found
-    assert reading.orientation == truth["orientation"]
-    return reading, truth
+_read = independent_frame
 
 
 @pytest.mark.parametrize(

@@ -4,20 +4,16 @@ art shows round patches of the chip's colour."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import independent_frame
 
-from companion.vision import analyze_image
 from companion.vision.chips import CellShape
 from companion.vision.colour import ColourProfile
 from companion.vision.layout import face_cells
 from companion.vision.small_chips import PLAIN_ART_MIN, plain_art_colours
 
-DATA = Path(__file__).parent / "data" / "independent"
 W, H = 30, 20
 SHAPE = CellShape(W, H)
 WIDTH = 14.0  # the board's chips, pixels
@@ -69,8 +65,5 @@ def test_too_few_empty_picture_cards_tell_nothing():
     ],
 )
 def test_washed_chips_on_picture_cards_whose_twin_holds_a_chip_are_read(name):
-    truth = json.loads((DATA / f"{name}.json").read_text())
-    reading = analyze_image(cv2.imread(str(DATA / f"{name}.jpg")))
-    assert reading.board_found
-    assert reading.orientation == truth["orientation"]
+    reading, truth = independent_frame(name)
     assert reading.cells == truth["cells"]

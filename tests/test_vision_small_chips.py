@@ -446,13 +446,7 @@ def test_a_phone_s_sharpened_chip_bitten_by_its_highlight_is_read():
     """A wood board after a phone's processing (colours boosted, an unsharp mask, JPEG 45;
     ``tests/independent/relight.py SRC OUT phone``): a green chip's highlight, widened by the
     sharpening, bit its disc open at the rim, and the cell was `?` (a pattern, undecided)."""
-    import json
-    from pathlib import Path
+    from test_vision_support import independent_frame
 
-    from companion.vision import analyze_image
-
-    data = Path(__file__).parent / "data" / "independent"
-    truth = json.loads((data / "phone_wood20_frame_0012.json").read_text())
-    reading = analyze_image(cv2.imread(str(data / "phone_wood20_frame_0012.jpg")))
-    assert reading.board_found and reading.orientation == truth["orientation"]
+    reading, truth = independent_frame("phone_wood20_frame_0012")
     assert reading.cells == truth["cells"]

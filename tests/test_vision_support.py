@@ -111,6 +111,19 @@ def confidently_wrong(reading, truth_cells):
     ]
 
 
+def independent_frame(name: str):
+    """Read the independent renderer's frame ``name`` (``tests/data/independent``: its JPEG
+    and its truth) from scratch and check the board is found and turned right; the reading and
+    the truth (a dict: ``cells``, ``orientation``, ``hidden``)."""
+    from companion.vision import analyze_image
+
+    truth = json.loads((DATA / "independent" / f"{name}.json").read_text())
+    reading = analyze_image(cv2.imread(str(DATA / "independent" / f"{name}.jpg")))
+    assert reading.board_found
+    assert reading.orientation == truth["orientation"]
+    return reading, truth
+
+
 def read_found_right(name: str, most_unknown: int):
     """Read the frame of render spec ``name`` (``tests/data``, as ``companion render`` wrote
     it) from scratch and check the board is found, turned right, with no cell confidently
