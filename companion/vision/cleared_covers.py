@@ -33,15 +33,22 @@ from companion.vision.colour import CHIP_SYMBOLS
 
 # the doubts (``chips.classify`` causes) that may be lifted
 BESIDE_COVER = "next_to_cover"
+# ... and a chip beside one colour over a whole cell, in that colour (a card back, a sleeve):
+# when that cell turns out to hold a chip as big as its cell (``filling_chips``), no cover
+COVER_COLOUR = "cover_colour"
 LINES_GONE = "boundaries_gone"
 LINES_ALONE_MAX = 1  # unknown cells around a chip whose lines are gone (a cover leaves >= 3)
 
 
 def _doubted_only(
-    cause: str, symbols: np.ndarray, why: dict[str, np.ndarray], empty: bool = False
+    causes: str | frozenset[str],
+    symbols: np.ndarray,
+    why: dict[str, np.ndarray],
+    empty: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``cause`` alone
-    that were read as a chip before their doubts (with ``empty``, or as an empty card)."""
+    """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``causes`` (one or
+    a set) alone that were read as a chip before their doubts (with ``empty``, or as an empty
+    card)."""
     unknown = np.asarray(symbols) == "?"
     if "_read" not in why or not unknown.any():
         return unknown, np.zeros_like(unknown)
@@ -53,7 +60,7 @@ def _doubted_only(
     )
     if not chips.any():
         return unknown, chips  # (the causes are asked about only for such cells)
-    return unknown, chips & held_only_by(why, {cause})
+    return unknown, chips & held_only_by(why, {causes} if isinstance(causes, str) else causes)
 
 
 def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
@@ -81,9 +88,10 @@ def doubted_beside_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.
 
 def chips_beside_no_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
     """The unknown cells (10x10 bool, screen order) of ``symbols`` to read as ``why["_read"]``:
-    doubted only for lying beside a cover, read as a chip before that, with no unknown cell
-    around them but others doubted the same way (and the free corners)."""
-    unknown, only = _doubted_only(BESIDE_COVER, symbols, why)
+    doubted only for lying beside a cover or for its colour (``COVER_COLOUR``), read as a chip
+    before that, with no unknown cell around them but others doubted the same way (and the
+    free corners)."""
+    unknown, only = _doubted_only(frozenset({BESIDE_COVER, COVER_COLOUR}), symbols, why)
     if not only.any():
         return only
     return only & ~_beside(unknown & ~only & ~CORNERS)

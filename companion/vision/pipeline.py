@@ -38,6 +38,7 @@ from companion.vision.cleared_covers import (
 from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue_mask
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.exposure import agreed_reading, exposure_gamma, retoned
+from companion.vision.filling_chips import FILLING_CONF, filling_chips
 from companion.vision.geometry import (
     canonical_corners,
     is_convex,
@@ -1186,6 +1187,13 @@ class BoardReader:
             symbols, conf = _taken(symbols, conf, pale != "", pale, VEILED_CONF)
             # (and one washed out by glare, its faint hue's disc that of one chip colour)
             symbols, conf = self._washed_colour(symbols, conf, why, feats, grid, memo)
+            # (and a chip as big as its cell, its colour over the whole cell: no cover)
+            if feats.ink_masks is not None:
+                shape = chips.shape_of(grid)
+                big = filling_chips(
+                    symbols, why, feats.ink_masks, shape, _chip_width(feats, shape, memo)
+                )
+                symbols, conf = _taken(symbols, conf, big != "", big, FILLING_CONF)
             for lift in (chips_hiding_lines, chips_beside_no_cover):
                 back = lift(symbols, why)
                 symbols, conf = _taken(symbols, conf, back, why.get("_read"), why.get("_read_conf"))
