@@ -52,6 +52,15 @@ def test_analyze_readable_board(tmp_path, capsys):
     assert "   1 * B . . . . . . . *" in out
 
 
+def test_analyze_says_why_a_greyscale_photo_shows_no_board(tmp_path, capsys):
+    frame = cv2.imread(str(_write_frame(tmp_path / "board.png")))
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    assert main(["analyze", str(grey)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{grey}: no board found (the frame is greyscale")
+
+
 def test_calibrate_then_analyze_with_calibration(tmp_path, capsys):
     image = _write_frame(tmp_path / "cam.png", orientation=270, seed=8)
     out = tmp_path / "profiles" / "table.json"

@@ -8,7 +8,9 @@ import pytest
 from test_vision_support import EMPTY, SOME, make_frame
 
 from companion.vision import BoardReader, analyze_image
+from companion.vision.colour import colourless
 from companion.vision.geometry import corner_error
+from companion.vision.pipeline import NO_COLOUR
 
 
 @pytest.mark.parametrize("orientation", [0, 90, 180, 270])
@@ -75,6 +77,35 @@ def test_reader_fast_path_and_relocation():
     moved, _ = make_frame(SOME, orientation=270, seed=9, fraction=0.4)
     third = reader.read(moved)
     assert third.orientation == 270 and third.cells == SOME
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    """``frame`` as a camera in its night mode sends it: grey, in three equal channels, as a
+    JPEG (whose rounding leaves the channels a level or two apart)."""
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return cv2.imdecode(cv2.imencode(".jpg", grey)[1], cv2.IMREAD_COLOR)
+
+
+def test_a_frame_without_colour_is_no_board_and_says_why():
+    frame, _ = make_frame(SOME, orientation=90, seed=2)
+    assert not colourless(frame) and colourless(_grey(frame))
+    reading = analyze_image(_grey(frame))
+    assert not reading.board_found and reading.notes == [NO_COLOUR]
+    # a located board whose camera turns grey reads no board (not a board emptied of its
+    # chips), and reads on at the same place once the colour is back
+    reader = BoardReader()
+    assert reader.read(frame).cells == SOME
+    grey = reader.read(_grey(frame))
+    assert not grey.board_found and grey.notes == [NO_COLOUR]
+    back = reader.read(frame)
+    assert back.cells == SOME and back.notes == []
+
+
+def test_an_empty_board_in_colour_is_no_grey_frame():
+    # no chip to show colour: the cards' red printing and the light on the white do
+    frame, _ = make_frame(EMPTY, orientation=0, seed=7)
+    assert not colourless(frame)
+    assert analyze_image(frame).cells == EMPTY
 
 
 def test_straighten_returns_canonical_top_down_image():

@@ -284,3 +284,20 @@ def dark_level(hsv: np.ndarray) -> int:
     """
     black = percentile_u8(hsv[..., 2], 1)
     return int(max(DARK_MAX, black + DARK_SHARE * (WHITE_LEVEL - black)))
+
+
+COLOURLESS_STEP = 8  # pixels between the samples looked at (a chip, an ink pip is wider)
+COLOURLESS_SPREAD = 10  # grey levels: a pixel whose channels differ by at most this is grey
+
+
+def colourless(bgr: np.ndarray) -> bool:
+    """Whether a frame carries no colour at all: a greyscale image, or a camera switched to
+    its night mode. No pixel of a sample every ``COLOURLESS_STEP`` pixels has two channels
+    more than ``COLOURLESS_SPREAD`` apart (a frame of a board shows chips, red ink or a warm
+    or cool light on its white; a grey picture saved in colour, or sent through a camera's
+    YUV, keeps its channels within a few levels)."""
+    h, w = bgr.shape[:2]
+    size = (max(1, w // COLOURLESS_STEP), max(1, h // COLOURLESS_STEP))
+    blue, green, red = cv2.split(cv2.resize(bgr, size, interpolation=cv2.INTER_NEAREST))
+    spread = max(int(cv2.absdiff(blue, green).max()), int(cv2.absdiff(green, red).max()))
+    return spread <= COLOURLESS_SPREAD

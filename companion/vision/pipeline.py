@@ -35,7 +35,13 @@ from companion.vision.cleared_covers import (
     chips_hiding_lines,
     doubted_beside_cover,
 )
-from companion.vision.colour import CHIP_SYMBOLS, ColourProfile, class_mask, hue_mask
+from companion.vision.colour import (
+    CHIP_SYMBOLS,
+    ColourProfile,
+    class_mask,
+    colourless,
+    hue_mask,
+)
 from companion.vision.denoise import NOISY_FRAME, denoised, frame_noise
 from companion.vision.exposure import agreed_reading, exposure_gamma, retoned
 from companion.vision.filling_chips import FILLING_CONF, filling_chips
@@ -472,6 +478,8 @@ class BoardReader:
     def read(self, bgr: np.ndarray) -> BoardReading:
         t0 = time.perf_counter()
         _check_image(bgr)
+        if self.quad is None and colourless(bgr):
+            return _without_colour(t0)
         notes: list[str] = []
         reading = None
         h, w = bgr.shape[:2]
@@ -506,6 +514,10 @@ class BoardReader:
             if not reading.board_found and self._home is not None:
                 # the calibrated or given place is looked at again on the next frame
                 self._go_home()
+        if reading.board_found and not _any_chip(reading.cells) and colourless(bgr):
+            # (a located board read without a chip: a camera switched to its night mode shows
+            # every chip as grey)
+            return _without_colour(t0)
         self._last_unknown = _unknown_share(reading)
         reading.elapsed_ms = (time.perf_counter() - t0) * 1000
         reading.notes = notes
@@ -1956,6 +1968,24 @@ def _unprinted_share(symbols: np.ndarray, feats) -> float:
         return 0.0
     printing = feats.red_ink + feats.dark
     return float((printing[empty] < BLANK_CONTENT).mean())
+
+
+def _any_chip(rows: list[str]) -> bool:
+    """Whether a reading's rows show a chip anywhere."""
+    return any(sym in row for row in rows for sym in CHIP_SYMBOLS)
+
+
+NO_COLOUR = (
+    "the frame is greyscale: without colour the chips and the board's red printing "
+    "cannot be told apart"
+)
+
+
+def _without_colour(t0: float) -> BoardReading:
+    """The reading of a frame without colour (``colour.colourless``): no board, and why."""
+    return BoardReading(
+        board_found=False, elapsed_ms=(time.perf_counter() - t0) * 1000, notes=[NO_COLOUR]
+    )
 
 
 def _corner_chips(symbols: np.ndarray) -> int:
