@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_vision_support import spec_frame
+from test_vision_support import independent_frame, spec_frame
 
 from companion.vision import BoardReader
 from companion.vision.layout import CLASSIC_INK, black_suit_cells
@@ -38,7 +38,8 @@ def _unknown_at(cell, causes=("undecided",), red=0.45, orientation=0):
 
 @pytest.mark.parametrize("orientation", [0, 90, 180, 270])
 @pytest.mark.parametrize(
-    "causes", [("undecided",), ("pink_disc",), ("glare", "undecided"), ("washed_red",)]
+    "causes",
+    [("undecided",), ("pink_disc",), ("glare", "undecided"), ("washed_red",), ("red_on_black",)],
 )
 def test_red_doubts_on_a_black_suit_are_a_red_chip(orientation, causes):
     symbols, why, red, top, mark = _unknown_at(B2, causes, orientation=orientation)
@@ -114,3 +115,12 @@ def test_a_red_chip_turned_pink_by_glare_on_a_black_suit_reads_red():
     assert reading.board_found
     assert reading.cells == truth.cells
     assert reading.cells[0][5] == "R"
+
+
+def test_a_pink_chip_whose_red_is_no_round_disc_on_a_black_suit_reads_red():
+    """An independent frame (mixed6 frame 64): a red chip washed pink over the seven of spades
+    (B9), its red no round disc as wide as a chip (its rim lost to the card's white), was left
+    `?` by the look at red read as ink (``red_on_black``); spades print no red."""
+    reading, truth = independent_frame("mixed6_frame_0064")
+    assert truth["cells"][8][1] == "R"
+    assert reading.cells == truth["cells"]

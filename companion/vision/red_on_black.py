@@ -8,6 +8,12 @@ bring signs of a cover, and those cells stay unknown. On the stored features of 
 frames (28 sets, three arts) every cell of a black suit left unknown for these doubts alone,
 with red over >= 0.25 of it, held a red chip (8 cells, 3 of them hidden in part).
 
+The look at red read as ink (``red_print.chips_read_as_ink``) leaves such a cell unknown too
+(``red_on_black``) where its red is no round disc as wide as a chip: a rust-brown chip whose
+disc joins the card's black pips, a pink one whose rim is lost. On the independent renderer's
+76 sets every cell left unknown for that doubt alone held a red chip (23 cells, 3 of them
+under an arm).
+
 Two of those doubts only a red chip's disc raises: a disc of pink tint under glare
 (``pink_disc``) and a veiled chip's red rim with its broad pale tint (``washed_red``). A cell
 left unknown for these alone, with as much red, holds a red chip on any card: of the cells
@@ -23,8 +29,11 @@ import numpy as np
 from companion.vision.causes import held_only_by
 from companion.vision.layout import black_suit_cells
 
-# the doubts between red ink and a red chip (``chips.classify`` causes)
-RED_DOUBTS = frozenset({"undecided", "pink_disc", "glare", "washed_red", "washed_taken"})
+# the doubts between red ink and a red chip (``chips.classify`` causes; ``red_on_black``: the
+# reading's look at red read as ink on a card that prints none found no chip's round disc)
+RED_DOUBTS = frozenset(
+    {"undecided", "pink_disc", "glare", "washed_red", "washed_taken", "red_on_black"}
+)
 # ... and those only a red chip's disc raises, on any card
 RED_DISC_DOUBTS = frozenset({"pink_disc", "washed_red"})
 RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
