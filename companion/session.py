@@ -53,7 +53,7 @@ from companion.tracking import (
 from companion.tracking.catch_up import emptied_between, seen_in_order
 from companion.vision.causes import cause_kind
 from companion.vision.lens import grid_to_frame
-from companion.vision.reading import COLOR_OF_SYMBOL, BoardReading
+from companion.vision.reading import COLOR_OF_SYMBOL, NO_COLOUR, BoardReading
 
 # the words for a cell the camera cannot read, by what the table can do about it
 KIND_WORDS = {"hand": "a hand", "cover": "covered", "glare": "glare", "unclear": "unclear"}
@@ -366,7 +366,12 @@ class GameSession:
         if self._status == GAME_OVER:
             return
         if status == NO_BOARD:
-            self._set_status(NO_BOARD, "no board in view")
+            # (a camera switched to its night mode sends grey frames: the table is told so)
+            reading = self._latest_reading
+            grey = reading is not None and NO_COLOUR in reading.notes
+            self._set_status(
+                NO_BOARD, f"no board in view: {NO_COLOUR}" if grey else "no board in view"
+            )
         elif status == WATCHING:
             message = (
                 "hands over the board"

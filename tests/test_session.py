@@ -15,7 +15,7 @@ from companion.session import GameSession, SessionError, parse_players
 from companion.store import Store
 from companion.store.records import export_record, import_record
 from companion.tracking import TrackerConfig
-from companion.vision.reading import BoardReading
+from companion.vision.reading import NO_COLOUR, BoardReading
 
 FPS = 10
 EMPTY = ["*........*"] + ["." * 10] * 8 + ["*........*"]
@@ -458,6 +458,31 @@ def test_a_lost_camera_is_reported_and_the_game_goes_on():
     statuses = [e["status"] for e in seen if e["type"] == "status"]
     assert "camera_lost" in statuses
     assert session.state()["moves"] == []  # nothing of the game changed
+
+
+def test_a_camera_gone_grey_is_named_as_the_reason_no_board_is_seen(table):
+    class GreyReader(ScriptedReader):
+        """The vision of a camera switched to its night mode: no board, and why."""
+
+        def read(self, image):
+            self.reads += 1
+            return BoardReading(False, notes=[NO_COLOUR])
+
+    table.session._reader = table.reader = GreyReader()
+    table.still(EMPTY, seconds=2.0)
+    state = table.session.state()
+    assert state["status"] == "no_board"
+    assert state["status_message"] == f"no board in view: {NO_COLOUR}"
+    # a board merely out of view says only that
+    table.session._reader = table.reader = NoBoardReader()
+    table.still(EMPTY, seconds=2.0)
+    assert table.session.state()["status_message"] == "no board in view"
+
+
+class NoBoardReader(ScriptedReader):
+    def read(self, image):
+        self.reads += 1
+        return BoardReading(False, notes=["no 10x10 grid with a readable board found"])
 
 
 def test_cells_the_vision_cannot_read_are_named(table):

@@ -10,7 +10,7 @@ from test_vision_support import EMPTY, SOME, make_frame
 from companion.vision import BoardReader, analyze_image
 from companion.vision.colour import colourless
 from companion.vision.geometry import corner_error
-from companion.vision.pipeline import NO_COLOUR
+from companion.vision.reading import NO_COLOUR
 
 
 @pytest.mark.parametrize("orientation", [0, 90, 180, 270])

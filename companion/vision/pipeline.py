@@ -68,7 +68,7 @@ from companion.vision.locate import (
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import placement_in_mask
-from companion.vision.reading import CORNER, BoardReading
+from companion.vision.reading import CORNER, NO_COLOUR, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.red_print import (
     INK_CHIP_CONF,
@@ -1973,12 +1973,6 @@ def _unprinted_share(symbols: np.ndarray, feats) -> float:
 def _any_chip(rows: list[str]) -> bool:
     """Whether a reading's rows show a chip anywhere."""
     return any(sym in row for row in rows for sym in CHIP_SYMBOLS)
-
-
-NO_COLOUR = (
-    "the frame is greyscale: without colour the chips and the board's red printing "
-    "cannot be told apart"
-)
 
 
 def _without_colour(t0: float) -> BoardReading:

@@ -16,6 +16,12 @@ UNKNOWN = "?"
 SYMBOLS = CORNER + EMPTY + BLUE + GREEN + RED + UNKNOWN
 COLOR_OF_SYMBOL = {BLUE: "blue", GREEN: "green", RED: "red"}
 SYMBOL_OF_COLOR = {v: k for k, v in COLOR_OF_SYMBOL.items()}
+# the note of a reading that found no board because the frame has no colour (a greyscale
+# image, a camera in its night mode): worth telling the table, unlike a locator's notes
+NO_COLOUR = (
+    "the frame is greyscale: without colour the chips and the board's red printing "
+    "cannot be told apart"
+)
 
 
 @dataclass(slots=True)
