@@ -1,6 +1,6 @@
-"""A chip washed out by glare over a picture card (king or queen) whose twin holds a chip: the
-card as printed is not in view, so the board's other picture cards read empty tell whether its
-art shows round patches of the chip's colour."""
+"""A chip washed out by glare over a picture card (king or queen) whose twin holds a chip, or a
+pale chip hiding a picture card's picture: the card as printed is not in view, so the board's
+other picture cards read empty tell whether its art shows round patches of the chip's colour."""
 
 from __future__ import annotations
 
@@ -62,6 +62,9 @@ def test_too_few_empty_picture_cards_tell_nothing():
         "jax4_frame_0115",
         # a red chip washed pink over a king of hearts (its twin holds a red chip): `?`
         "jax15_frame_0043",
+        # a pale mint chip over the queen of clubs, no glare, hiding its picture (`blank`),
+        # its twin holding a red chip: `?`
+        "mixed11_frame_0057",
     ],
 )
 def test_washed_chips_on_picture_cards_whose_twin_holds_a_chip_are_read(name):

@@ -324,6 +324,37 @@ def test_a_faint_disc_is_read_against_the_card_s_twin_where_one_reads_empty():
     assert read[2, 2] == read[6, 2] == "G"
 
 
+def test_a_faint_ellipse_with_solid_blue_or_green_is_read_without_a_twin():
+    """A pale chip squeezed into an ellipse by a tilted view: its faint disc is as wide as a
+    chip but not round, and without a twin read empty it is read only where the cell shows a
+    good part of that colour at full saturation too (``WIDE_SOLID``); a mint chip washed out
+    to cyan shows none. Never red that way."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import WIDE_SOLID, washed_colour
+
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+    chip = 2 * CHIP
+    cells = {(2, 2): 110, (2, 6): 110, (6, 2): 60, (6, 6): 176}
+    for (r, c), hue in cells.items():
+        centre = (round((c + 0.5) * W), round((r + 0.5) * H))
+        # (as wide as a chip, 0.86 of its width, but 1.4x its inner circle: not round)
+        cv2.ellipse(hsv, centre, (CHIP + 2, CHIP - 1), 0, 0, 360, (hue, 25, 215), -1)
+    candidates = np.zeros((10, 10), bool)
+    for cell in cells:
+        candidates[cell] = True
+    raw = {sym: np.zeros((10, 10), np.float32) for sym in "BGR"}
+    raw["B"][2, 2] = raw["G"][6, 2] = raw["R"][6, 6] = WIDE_SOLID + 0.05
+    raw["B"][2, 6] = WIDE_SOLID - 0.05  # too little saturated blue: the doubt stays
+    profile = ColourProfile()
+    assert not washed_colour(candidates, hsv, profile, float(chip), SHAPE, red=candidates).any()
+    read = washed_colour(candidates, hsv, profile, float(chip), SHAPE, red=candidates, raw=raw)
+    assert {tuple(rc): str(read[tuple(rc)]) for rc in np.argwhere(read != "")} == {
+        (2, 2): "B",
+        (6, 2): "G",
+    }
+
+
 def test_a_faint_disc_far_off_its_cells_middle_is_not_read_there():
     """A faint hue's mask takes in a neighbour's chip too, and a grid a part of a cell off puts
     chips near the cells beside their own: a faint disc centred 0.35 of a cell off its cell's
@@ -449,4 +480,16 @@ def test_a_phone_s_sharpened_chip_bitten_by_its_highlight_is_read():
     from test_vision_support import independent_frame
 
     reading, truth = independent_frame("phone_wood20_frame_0012")
+    assert reading.cells == truth["cells"]
+
+
+def test_a_washed_out_chip_whose_shaded_rim_shows_dark_is_read():
+    """An independent frame (jax15 frame 23): a green chip washed out by glare over the king of
+    diamonds (C10); with the glare's light taken off its shaded rim is darker than the card's
+    white, a dark blob as a sleeve shows (``dark_object``), and the cell stayed `?` though its
+    faint green disc is a chip's. Where glare was found that blob is a washed-out chip's."""
+    from test_vision_support import independent_frame
+
+    reading, truth = independent_frame("jax15_frame_0023")
+    assert truth["cells"][9][2] == "G"
     assert reading.cells == truth["cells"]

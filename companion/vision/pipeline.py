@@ -1637,15 +1637,20 @@ class BoardReader:
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
             return symbols, conf
-        washed &= held_only_by(why, GLARE_CAUSES | WASHED_SIGNS | self.FAINT_DOUBTS)
+        # (a dark blob too where glare was found: a washed-out chip's shaded rim, darker than
+        # the card's white once the glare's light is taken off, not a sleeve's)
+        glared = held_by(why, GLARE_CAUSES)
+        doubts = GLARE_CAUSES | WASHED_SIGNS | self.FAINT_DOUBTS
+        washed &= held_only_by(why, doubts) | (glared & held_only_by(why, doubts | {"dark_object"}))
         # (each card against its twin where that reads empty, which shows the card as printed;
         # a picture card only so)
         twin_of = twin_cells(self.orientation)
         faces = face_cells(orientation=self.orientation)
         twin_of = np.where((twin_of >= 0) & (symbols.ravel()[twin_of] == "."), twin_of, -1)
         # (a picture card under glare whose twin holds a chip or is unknown: against the
-        # board's other picture cards read empty, in the colours their art shows no disc in)
-        alone = washed & faces & (twin_of < 0) & held_by(why, GLARE_CAUSES)
+        # board's other picture cards read empty, in the colours their art shows no disc in;
+        # or doubted only as showing none of its picture, a pale chip over it: blue or green)
+        alone = washed & faces & (twin_of < 0) & (glared | held_only_by(why, ("blank",)))
         washed &= ~faces | (twin_of >= 0)
         if not (washed | alone).any():
             return symbols, conf
@@ -1658,7 +1663,8 @@ class BoardReader:
                 faces & (symbols == "."), feats.hsv, self.profile, width, shape, memo
             )
             if plain:
-                read = washed_colour(alone, feats.hsv, self.profile, width, shape, alone, memo)
+                red = alone & glared
+                read = washed_colour(alone, feats.hsv, self.profile, width, shape, red, memo)
                 read = np.where(np.isin(read, list(plain)), read, "")
                 symbols, conf = _taken(symbols, conf, read != "", read, WASHED_CONF)
         if not washed.any():
@@ -1666,11 +1672,11 @@ class BoardReader:
         # (red where glare was found: a hand's skin lies in red's faint hues; or on a cell
         # doubted only as undecided or as showing no printing, a chip over its middle, against
         # its twin read empty)
-        red = held_by(why, GLARE_CAUSES) | (
-            held_only_by(why, ("undecided", "blank")) & (twin_of >= 0)
-        )
+        red = glared | (held_only_by(why, ("undecided", "blank")) & (twin_of >= 0))
         red &= washed
-        read = washed_colour(washed, feats.hsv, self.profile, width, shape, red, memo, twin_of)
+        read = washed_colour(
+            washed, feats.hsv, self.profile, width, shape, red, memo, twin_of, feats.raw
+        )
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 
     def _pale_hues_agreed(self, symbols, conf, why, feats, grid):

@@ -228,6 +228,7 @@ def washed_discs(
 
 
 WASHED_CONF = 0.5  # what a chip read by its faint hue's disc alone claims
+WIDE_SOLID = 0.2  # of a cell at a chip colour's full saturation: a faint disc not round is a chip
 
 
 def washed_colour(
@@ -239,6 +240,7 @@ def washed_colour(
     red: np.ndarray | None = None,
     memo: dict | None = None,
     twin_of: np.ndarray | None = None,
+    raw: dict[str, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
     left unknown for glare, for the signs a washed-out chip shows, for too little of a chip's
@@ -254,6 +256,11 @@ def washed_colour(
     with no chip on it), and then a disc as wide as a chip but not as round (``WIDE_DISC``: a
     washed-out chip joined to a pip's faint red, or cut by clipped glare) is read too. A
     picture card's art may show any colour: the caller looks at one only against its twin.
+
+    ``raw`` (each chip colour's share of the cell at its class's saturation, before the
+    erosion; None: not looked at): a blue or green disc as wide as a chip but not round is read
+    too on a cell showing ``WIDE_SOLID`` of that colour at full saturation (a pale chip squeezed
+    into an ellipse by a tilted view; a mint chip washed out to cyan keeps no saturated blue).
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
@@ -289,7 +296,8 @@ def washed_colour(
             continue  # (the card's own art shows that disc)
         if not disc & NEAR_MIDDLE:
             continue  # (perhaps a neighbour's chip, or a grid a part of a cell off)
-        if (disc & ROUND_DISC or twin >= 0) and (sym != "R" or red[r, c]):
+        wide = raw is not None and sym != "R" and disc & WIDE_DISC and raw[sym][r, c] >= WIDE_SOLID
+        if (disc & ROUND_DISC or twin >= 0 or wide) and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
 
