@@ -41,14 +41,10 @@ LINES_ALONE_MAX = 1  # unknown cells around a chip whose lines are gone (a cover
 
 
 def _doubted_only(
-    causes: str | frozenset[str],
-    symbols: np.ndarray,
-    why: dict[str, np.ndarray],
-    empty: bool = False,
+    causes: frozenset[str], symbols: np.ndarray, why: dict[str, np.ndarray], empty: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The unknown cells of ``symbols`` (10x10 bool), and those doubted for ``causes`` (one or
-    a set) alone that were read as a chip before their doubts (with ``empty``, or as an empty
-    card)."""
+    """The unknown cells of ``symbols`` (10x10 bool), and those doubted for some of ``causes``
+    alone that were read as a chip before their doubts (with ``empty``, or as an empty card)."""
     unknown = np.asarray(symbols) == "?"
     if "_read" not in why or not unknown.any():
         return unknown, np.zeros_like(unknown)
@@ -60,7 +56,7 @@ def _doubted_only(
     )
     if not chips.any():
         return unknown, chips  # (the causes are asked about only for such cells)
-    return unknown, chips & held_only_by(why, {causes} if isinstance(causes, str) else causes)
+    return unknown, chips & held_only_by(why, causes)
 
 
 def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
@@ -69,13 +65,13 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
     for their boundaries gone, read as a chip before that, with at most ``LINES_ALONE_MAX``
     unknown cells around them (the free corners' emblems and chips doubted only for lying
     beside a cover are none)."""
-    unknown, only = _doubted_only(LINES_GONE, symbols, why)
+    unknown, only = _doubted_only(frozenset({LINES_GONE}), symbols, why)
     if not only.any():
         return only
     # (a chip doubted only for lying beside it is no sign of a cover: it is lifted below)
-    counted = (unknown & ~_doubted_only(BESIDE_COVER, symbols, why)[1] & ~CORNERS).astype(
-        np.float32
-    )
+    counted = (
+        unknown & ~_doubted_only(frozenset({BESIDE_COVER}), symbols, why)[1] & ~CORNERS
+    ).astype(np.float32)
     around = cv2.filter2D(counted, -1, AROUND, borderType=cv2.BORDER_CONSTANT)  # (its 8)
     return only & (around <= LINES_ALONE_MAX + 0.5)
 
@@ -83,7 +79,7 @@ def chips_hiding_lines(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.nd
 def doubted_beside_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:
     """The unknown cells (10x10 bool, screen order) doubted only for lying beside a cover and
     read as a chip or empty before that."""
-    return _doubted_only(BESIDE_COVER, symbols, why, empty=True)[1]
+    return _doubted_only(frozenset({BESIDE_COVER}), symbols, why, empty=True)[1]
 
 
 def chips_beside_no_cover(symbols: np.ndarray, why: dict[str, np.ndarray]) -> np.ndarray:

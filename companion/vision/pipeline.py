@@ -1632,8 +1632,11 @@ class BoardReader:
         hue's disc (``small_chips.washed_colour``): cells left unknown for glare, for the
         signs a washed-out chip shows, for too little of a chip's colour (``undecided``: a
         chip blurred, or paled by light; or holed into a pattern), for lying beside a cover
-        or for a strange border, alone (``FAINT_DOUBTS``; a picture card's art may show any
-        colour: only against its twin read empty). ``memo`` as in :meth:`_chip_shapes`."""
+        or for a strange border, alone (``FAINT_DOUBTS``), or with a dark blob too where glare
+        was found (a washed-out chip's shaded rim). A picture card's art may show any colour:
+        one is looked at against its twin read empty, or, the twin holding a chip, under glare
+        or doubted only as showing none of its picture (``blank``), against the colours the
+        board's other picture cards show no disc in. ``memo`` as in :meth:`_chip_shapes`."""
         washed = symbols == "?"
         if not washed.any() or feats.hsv is None or feats.ink_masks is None:
             return symbols, conf
