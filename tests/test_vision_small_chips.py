@@ -324,18 +324,18 @@ def test_a_faint_disc_is_read_against_the_card_s_twin_where_one_reads_empty():
     assert read[2, 2] == read[6, 2] == "G"
 
 
-def test_a_faint_ellipse_with_solid_blue_or_green_is_read_without_a_twin():
+def test_a_faint_green_ellipse_or_one_with_solid_blue_is_read_without_a_twin():
     """A pale chip squeezed into an ellipse by a tilted view: its faint disc is as wide as a
-    chip but not round, and without a twin read empty it is read only where the cell shows a
-    good part of that colour at full saturation too (``WIDE_SOLID``); a mint chip washed out
-    to cyan shows none. Never red that way."""
+    chip but not round. Without a twin read empty a green one is read (green is never
+    printed); a blue one only where the cell shows a good part of blue at full saturation too
+    (``WIDE_SOLID``: a mint chip washed out to cyan shows none). Never red that way."""
     from companion.vision.colour import ColourProfile
     from companion.vision.small_chips import WIDE_SOLID, washed_colour
 
     hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
     hsv[:] = (20, 6, 225)  # a card's white
     chip = 2 * CHIP
-    cells = {(2, 2): 110, (2, 6): 110, (6, 2): 60, (6, 6): 176}
+    cells = {(2, 2): 110, (2, 6): 110, (6, 2): 60, (6, 6): 176, (8, 4): 60}
     for (r, c), hue in cells.items():
         centre = (round((c + 0.5) * W), round((r + 0.5) * H))
         # (as wide as a chip, 0.86 of its width, but 1.4x its inner circle: not round)
@@ -346,12 +346,14 @@ def test_a_faint_ellipse_with_solid_blue_or_green_is_read_without_a_twin():
     raw = {sym: np.zeros((10, 10), np.float32) for sym in "BGR"}
     raw["B"][2, 2] = raw["G"][6, 2] = raw["R"][6, 6] = WIDE_SOLID + 0.05
     raw["B"][2, 6] = WIDE_SOLID - 0.05  # too little saturated blue: the doubt stays
+    # (and (8, 4) green with no saturated green at all: read)
     profile = ColourProfile()
     assert not washed_colour(candidates, hsv, profile, float(chip), SHAPE, red=candidates).any()
     read = washed_colour(candidates, hsv, profile, float(chip), SHAPE, red=candidates, raw=raw)
     assert {tuple(rc): str(read[tuple(rc)]) for rc in np.argwhere(read != "")} == {
         (2, 2): "B",
         (6, 2): "G",
+        (8, 4): "G",
     }
 
 

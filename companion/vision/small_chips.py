@@ -228,7 +228,7 @@ def washed_discs(
 
 
 WASHED_CONF = 0.5  # what a chip read by its faint hue's disc alone claims
-WIDE_SOLID = 0.2  # of a cell at a chip colour's full saturation: a faint disc not round is a chip
+WIDE_SOLID = 0.2  # of a cell in saturated blue: a faint blue disc not round is a chip
 
 
 def washed_colour(
@@ -258,9 +258,10 @@ def washed_colour(
     picture card's art may show any colour: the caller looks at one only against its twin.
 
     ``raw`` (each chip colour's share of the cell at its class's saturation, before the
-    erosion; None: not looked at): a blue or green disc as wide as a chip but not round is read
-    too on a cell showing ``WIDE_SOLID`` of that colour at full saturation (a pale chip squeezed
-    into an ellipse by a tilted view; a mint chip washed out to cyan keeps no saturated blue).
+    erosion; None: not looked at): a green disc as wide as a chip but not round is read too (a
+    pale chip squeezed into an ellipse by a tilted view; green is never printed, and a mint
+    chip washed out leans to cyan, away from it), a blue one on a cell showing ``WIDE_SOLID``
+    of blue at full saturation (a mint chip washed out to cyan keeps no saturated blue).
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
@@ -296,7 +297,12 @@ def washed_colour(
             continue  # (the card's own art shows that disc)
         if not disc & NEAR_MIDDLE:
             continue  # (perhaps a neighbour's chip, or a grid a part of a cell off)
-        wide = raw is not None and sym != "R" and disc & WIDE_DISC and raw[sym][r, c] >= WIDE_SOLID
+        # (green, never printed nor reached by a mint chip's cyan, as wide as a chip: a chip)
+        wide = (
+            raw is not None
+            and disc & WIDE_DISC
+            and (sym == "G" or (sym == "B" and raw[sym][r, c] >= WIDE_SOLID))
+        )
         if (disc & ROUND_DISC or twin >= 0 or wide) and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
