@@ -381,8 +381,7 @@ def _faint_discs(
     """Each chip colour's ``chip_shapes.chip_disc`` answer over cell ``(r, c)`` on the mask of
     its hue however faint (saturation >= ``WASHED_SATURATION``; red's with the crimson hues
     below it where the cell shows ``CRIMSON_SHARE`` as many of them), looked at in the 3x3
-    cells around (a chip's blob
-    reaches at most into the next)."""
+    cells around (a chip's blob reaches at most into the next)."""
     w, h = shape.w, shape.h
     r0, c0 = max(0, r - 1), max(0, c - 1)
     part = hsv[r0 * h : (r + 2) * h, c0 * w : (c + 2) * w]
