@@ -71,8 +71,133 @@ def test_a_cover_is_no_shade(colour, why):
         "shadow_wood20_frame_0068",
         # six cells `?` along the edge
         "shadow_mixed18_frame_0109",
+        # the light divided out cell by cell, the 5x5 median's white for two cells either
+        # side of the edge: a green chip in the shade showed no card white around it
+        # (``shade.shade_whites`` divides the light out pixel by pixel there)
+        "shadow_jax18_frame_0048",
+        # ... two empty cards darkened in part read as a washed-out chip's pale disc
+        "shadow_wood20_frame_0038",
+        # ... and one on a text board
+        "shadow_mixed18_frame_0111",
     ],
 )
 def test_boards_under_a_cast_shadow_read_exactly(name):
     reading, truth = independent_frame(name)
     assert reading.cells == truth["cells"]
+
+
+# --- the light under a cast shadow, pixel by pixel (companion.vision.shade) ---
+
+CELL_W, CELL_H = 28, 20  # a landscape cell, as a grid image is warped
+
+
+def _board(chips_at=((2, 3, (200, 60, 30)), (6, 6, (40, 40, 200)), (5, 1, (60, 150, 40)))):
+    """A grid image of 10x10 cards with a grey gap around each, a black pip in each card,
+    and chips (row, column, BGR) over some."""
+    import cv2
+
+    grid = np.empty((10 * CELL_H, 10 * CELL_W, 3), np.float32)
+    grid[:] = GAP
+    for r in range(10):
+        for c in range(10):
+            y, x = r * CELL_H, c * CELL_W
+            grid[y + 2 : y + CELL_H - 2, x + 2 : x + CELL_W - 2] = CARD
+            grid[y + 5 : y + 9, x + 6 : x + 10] = (30, 30, 30)
+    for r, c, colour in chips_at:
+        centre = (int((c + 0.5) * CELL_W), int((r + 0.5) * CELL_H))
+        cv2.circle(grid, centre, int(0.36 * CELL_H), colour, -1)
+    return grid
+
+
+def _shadow(grid, keep=0.55, soft=6.0):
+    """``grid`` under a cast shadow: beyond a slanted straight edge (soft over ``soft`` px)
+    ``keep`` of the light, a little bluer; the share of light at every pixel too."""
+    h, w = grid.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = 1.0 / (1.0 + np.exp(-((0.8 * xx + 0.6 * yy) - 150.0) / soft))
+    gains = 1.0 - beyond[..., None] * (1.0 - keep * np.float32([1.08, 1.0, 0.9]))
+    return np.clip(grid * gains, 0, 255).astype(np.uint8), gains
+
+
+def _card_white_spread(flat):
+    """The spread (largest over smallest) of the cards' white over the board once the light
+    is divided out: per cell without a chip, the median grey of a patch of its card."""
+    grey = flat.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
+    whites = [
+        np.median(
+            grey[r * CELL_H + 11 : (r + 1) * CELL_H - 3, c * CELL_W + 12 : (c + 1) * CELL_W - 3]
+        )
+        for r in range(10)
+        for c in range(10)
+        if (r, c) not in ((2, 3), (6, 6), (5, 1))
+    ]
+    return max(whites) / min(whites)
+
+
+def test_the_light_under_a_cast_shadow_is_divided_out_pixel_by_pixel():
+    from companion.vision.colour import WHITE_LEVEL, cell_white_colours, light_gains, local_whites
+    from companion.vision.shade import shade_whites
+
+    shaded, _ = _shadow(_board())
+    near = local_whites(cell_white_colours(shaded))
+    whites = shade_whites(shaded, near)
+    assert whites is not None and whites.shape == shaded.shape
+    flat = np.clip(shaded * (WHITE_LEVEL / whites), 0, 255).astype(np.uint8)
+    assert _card_white_spread(flat) < 1.1
+    # the median over 5x5 cells leaves the cards beside the edge far off
+    by_cell = np.clip(shaded * light_gains(near, shaded.shape[1::-1]), 0, 255).astype(np.uint8)
+    assert _card_white_spread(by_cell) > 1.3
+    # the chips keep their colour: the blue chip in the shade as blue as in the light
+    lit = _board()
+    b, g, r = flat[int(2.5 * CELL_H), int(3.5 * CELL_W)].astype(float)
+    assert b > 2 * r and abs(b - lit[int(2.5 * CELL_H), int(3.5 * CELL_W), 0]) < 0.2 * b
+
+
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (lambda: _board().astype(np.uint8), "no shadow"),
+        (lambda: _covered((90, 140, 205)), "a hand's skin over a corner: warmer than a shade"),
+        (lambda: _covered((20, 20, 20)), "a black sleeve: darker than any shade keeps"),
+        (lambda: _margin_strip(), "the table along one edge of the grid: a strip, not a shade"),
+        (lambda: _pale_hand(), "a pale, see-through hand: a shade of the board, but round"),
+    ],
+)
+def test_no_cast_shadow_is_taken_off_where_none_lies(make, why):
+    from companion.vision.colour import cell_white_colours, local_whites
+    from companion.vision.shade import shade_whites
+
+    grid = make()
+    assert shade_whites(grid, local_whites(cell_white_colours(grid))) is None, why
+
+
+def _covered(colour):
+    grid = _board()
+    grid[: 4 * CELL_H, : 4 * CELL_W] = colour  # over 16 cells from the corner
+    return grid.astype(np.uint8)
+
+
+def _margin_strip():
+    grid = _board()
+    grid[:, : CELL_W // 2] = np.float32(CARD) * 0.6  # half a column: a grey margin
+    return grid.astype(np.uint8)
+
+
+def _pale_hand():
+    """A see-through greyish hand reaching in over the board's edge (a palm and three
+    fingers): it darkens what lies under it like a shade, but its outline is round."""
+    import cv2
+
+    grid = _board()
+    hand = np.zeros(grid.shape[:2], np.uint8)
+    cv2.circle(hand, (10 * CELL_W, 5 * CELL_H), int(3.2 * CELL_H), 1, -1)
+    for i, y in enumerate((3, 5, 7)):
+        cv2.line(
+            hand,
+            (10 * CELL_W, y * CELL_H),
+            (int((5.5 - i % 2) * CELL_W), int((y + 0.5) * CELL_H)),
+            1,
+            int(0.8 * CELL_H),
+        )
+    gains = np.where(hand[..., None] > 0, np.float32(0.55), np.float32(1.0))
+    return np.clip(grid * gains, 0, 255).astype(np.uint8)

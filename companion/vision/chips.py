@@ -45,6 +45,7 @@ from companion.vision.glare import (
     remove_veil,
 )
 from companion.vision.packed import erode_bits_ellipse5
+from companion.vision.shade import shade_whites
 from companion.vision.stats import (
     median,
     nth_smallest,
@@ -1038,7 +1039,8 @@ class MeasureCache:
 
     every: int = 15
     palette: np.ndarray | None = None
-    light: tuple[np.ndarray, np.ndarray] | None = None  # whites near each cell, pixel gains
+    # whites near each cell, pixel gains, whether a cast shadow's light was divided out
+    light: tuple[np.ndarray, np.ndarray, bool] | None = None
     dark_max: int | None = None  # the dark-ink level measured with the light
     noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
@@ -1073,8 +1075,9 @@ def sensor_noise(hsv: np.ndarray) -> float:
 def normalise(
     grid_bgr: np.ndarray, cache: MeasureCache | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The grid image with the light divided out cell by cell (``colour.flatten_light``), and
-    each cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures).
+    """The grid image with the light divided out cell by cell (``colour.flatten_light``), or
+    pixel by pixel where a shadow is cast across the board (``shade.shade_whites``), and each
+    cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures).
 
     With a ``cache`` not due for a refresh, the light measured on an earlier frame is reused
     (a fixed camera's light changes slowly); each cell's own white is measured every frame."""
@@ -1082,14 +1085,19 @@ def normalise(
     size = (grid_bgr.shape[1], grid_bgr.shape[0])
     light = cache.light if cache is not None and cache.age < cache.every else None
     if light is not None and light[1].shape[:2] == size[::-1]:
-        near, gains = light
+        near, gains, shaded = light
     else:
         near = local_whites(own)
-        gains = light_gains(near, size)
+        in_shade = shade_whites(grid_bgr, near)
+        shaded = in_shade is not None
+        gains = WHITE_LEVEL / in_shade if shaded else light_gains(near, size)
         if cache is not None:
-            cache.light = (near, gains)
+            cache.light = (near, gains, shaded)
     img = flatten_light(grid_bgr, near, gains)
-    whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
+    if shaded:  # (the white changes inside a cell: its brightest level measured after)
+        whites = cell_white_colours(img).astype(np.float32) @ GREY_WEIGHTS
+    else:
+        whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
     return img, np.minimum(whites, 255.0)
 
 
