@@ -97,7 +97,7 @@ def measure_chip_hues(
     grid_bgr: np.ndarray, screen_symbols: np.ndarray, base: ColourProfile
 ) -> ColourProfile:
     """Narrow each chip colour's hue band around the chips seen (at least 3 of a colour)."""
-    img, _ = chips.normalise(grid_bgr)  # the same light-flattened image the reading classifies
+    img = chips.normalise(grid_bgr).img  # the same light-flattened image the reading classifies
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     shape = chips.shape_of(grid_bgr)
     cw, ch = shape.w, shape.h

@@ -45,7 +45,7 @@ from companion.vision.glare import (
     remove_veil,
 )
 from companion.vision.packed import erode_bits_ellipse5
-from companion.vision.shade import shade_whites
+from companion.vision.shade import edge_cells, shade_whites
 from companion.vision.stats import (
     median,
     nth_smallest,
@@ -173,6 +173,9 @@ class CellFeatures:
     # ``ring`` where a cast shadow may cross the border (``shaded_borders``), on the cells
     # whose border looks foreign; None: no such cell
     ring_shaded: np.ndarray | None = None
+    # the cells a cast shadow's edge crosses, where its light was divided out pixel by pixel
+    # (``shade.edge_cells``); None: no cast shadow found
+    shade_edges: np.ndarray | None = None
     # per chip colour, the share of each inner grid intersection (9x9; 3x3 pixels) in that
     # colour beyond what this board's own intersections show (``corner_colours``); measured
     # only for the colours read in the four cells around some intersection (None: none)
@@ -862,7 +865,7 @@ def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
     fine = smooth()
     if fine is None:
         return gone
-    fine_img, fine_whites = normalise(fine)
+    fine_img, fine_whites, _ = normalise(fine)
     return np.minimum(gone, missing_edges(fine_img, fine_whites, shape))
 
 
@@ -1039,8 +1042,9 @@ class MeasureCache:
 
     every: int = 15
     palette: np.ndarray | None = None
-    # whites near each cell, pixel gains, whether a cast shadow's light was divided out
-    light: tuple[np.ndarray, np.ndarray, bool] | None = None
+    # whites near each cell, pixel gains, the cells a cast shadow's edge crosses (None: no
+    # cast shadow found), and whether one was looked for
+    light: tuple[np.ndarray, np.ndarray, np.ndarray | None, bool] | None = None
     dark_max: int | None = None  # the dark-ink level measured with the light
     noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
@@ -1072,33 +1076,45 @@ def sensor_noise(hsv: np.ndarray) -> float:
     return median(np.abs(detail[white])) * 1.4826 * 1.06
 
 
+class Normalised(NamedTuple):
+    """A grid image with the light divided out (:func:`normalise`)."""
+
+    img: np.ndarray
+    whites: np.ndarray  # each cell's brightest grey level in ``img`` (10x10 float)
+    # the cells a cast shadow's edge crosses (10x10 bool, ``shade.edge_cells``), where its
+    # light was divided out pixel by pixel; None: no cast shadow found
+    shade_edges: np.ndarray | None
+
+
 def normalise(
-    grid_bgr: np.ndarray, cache: MeasureCache | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+    grid_bgr: np.ndarray, cache: MeasureCache | None = None, shade: bool = True
+) -> Normalised:
     """The grid image with the light divided out cell by cell (``colour.flatten_light``), or
-    pixel by pixel where a shadow is cast across the board (``shade.shade_whites``), and each
-    cell's brightest grey level in it (10x10 float, what :func:`cell_whites` measures).
+    pixel by pixel where a shadow is cast across the board (``shade.shade_whites``; looked
+    for only with ``shade``).
 
     With a ``cache`` not due for a refresh, the light measured on an earlier frame is reused
     (a fixed camera's light changes slowly); each cell's own white is measured every frame."""
     own = cell_white_colours(grid_bgr)
     size = (grid_bgr.shape[1], grid_bgr.shape[0])
     light = cache.light if cache is not None and cache.age < cache.every else None
-    if light is not None and light[1].shape[:2] == size[::-1]:
-        near, gains, shaded = light
+    if light is not None and light[1].shape[:2] == size[::-1] and light[3] == shade:
+        near, gains, edges, _ = light
     else:
         near = local_whites(own)
-        in_shade = shade_whites(grid_bgr, near)
-        shaded = in_shade is not None
-        gains = WHITE_LEVEL / in_shade if shaded else light_gains(near, size)
+        in_shade = shade_whites(grid_bgr, near) if shade else None
+        if in_shade is None:
+            gains, edges = light_gains(near, size), None
+        else:
+            gains, edges = WHITE_LEVEL / in_shade, edge_cells(in_shade)
         if cache is not None:
-            cache.light = (near, gains, shaded)
+            cache.light = (near, gains, edges, shade)
     img = flatten_light(grid_bgr, near, gains)
-    if shaded:  # (the white changes inside a cell: its brightest level measured after)
-        whites = cell_white_colours(img).astype(np.float32) @ GREY_WEIGHTS
-    else:
+    if edges is None:
         whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
-    return img, np.minimum(whites, 255.0)
+    else:  # (the white changes inside a cell: its brightest level measured after)
+        whites = cell_white_colours(img).astype(np.float32) @ GREY_WEIGHTS
+    return Normalised(img, np.minimum(whites, 255.0), edges)
 
 
 ERODE = cv2.getStructuringElement(
@@ -1153,7 +1169,9 @@ def measure(
         haze = cache.haze
     if haze > 0.0:
         seen = cv2.subtract(seen, (haze, haze, haze, 0.0))
-    img, whites = normalise(seen, cache)
+    # ... and a shadow cast across the board (a grid judged on the picture as it is keeps
+    # it: the table under a grid running past the board could pass for a shade)
+    img, whites, shade_edges = normalise(seen, cache, shade=glare)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     # the darkest ink level: measured on this picture, or kept with the light by a fixed camera
     if cache is None:
@@ -1235,6 +1253,7 @@ def measure(
         pale_bg=blob["pale_bg"],
         glare_added=np.zeros((10, 10), np.float32) if veil is None else veil.added,
         glare_unmeasured=None if veil is None else veil.unmeasured,
+        shade_edges=shade_edges,
     )
     odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
     if odd_border:
@@ -2399,6 +2418,8 @@ def classify(
         # ... and the cells read empty as printed red ink (a chip's disc read so is a chip:
         # ``red_print.chips_read_as_ink``)
         why.update(_ink=is_ink & ~unsure, _shaded=shaded)
+        if feats.shade_edges is not None:
+            why.update(_shade_edges=feats.shade_edges)
         if unsure.any():
             # ... and the reading before its doubts (a doubt found baseless later is lifted)
             why.update(_read=symbols.copy(), _read_conf=conf.copy())

@@ -78,6 +78,7 @@ from companion.vision.red_print import (
     chips_read_as_ink,
     red_print,
 )
+from companion.vision.shade import has_cast_shadow
 from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
 from companion.vision.small_chips import (
     PALE_LOOK,
@@ -934,12 +935,15 @@ class BoardReader:
         notes.extend(best.notes)
         veil = estimate_veil(grid)
         hazy = board_haze(grid) > 0.0
-        if veil is not None or hazy:
+        # (a shadow cast across it is looked for on the grid as judged: glare or a haze
+        # taken off changes its light)
+        shaded = veil is None and not hazy and has_cast_shadow(grid)
+        if veil is not None or hazy or shaded:
             # the grid judged right is read again with the glare (or a haze over the whole
-            # board) taken off, the light measured afresh under it (and kept with it for the
-            # frames that follow)
+            # board, or a cast shadow's light) taken off, the light measured afresh under it
+            # (and kept with it for the frames that follow)
             self._cache = chips.MeasureCache(veil=veil)
-        if veil is not None or rounder is not None or hazy:
+        if veil is not None or rounder is not None or hazy or shaded:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 
@@ -1228,7 +1232,11 @@ class BoardReader:
         # look alike: something lies on one of them (the one that shows what another empty
         # card of its rank or suit shows is the card as printed)
         # (a card under a shadow's edge, half in the shade, is like no other: it is left out)
-        pairs = empty_pairs(grid, _out_of_the_shade(symbols, why), self.orientation, match)
+        # (a cell whose light was divided out pixel by pixel across the edge is compared:
+        # a red chip there read as the card's red ink looks unlike its twin, and is doubted)
+        pairs = empty_pairs(
+            grid, _out_of_the_shade(symbols, why, edges=False), self.orientation, match
+        )
         symbols, conf = self._unlike_pairs(symbols, conf, why, match, pairs)
         # a blue chip read from a pale remnant under glare: blue in the picture as it is too
         symbols, conf = self._pale_hues_agreed(symbols, conf, why, feats, grid)
@@ -1827,18 +1835,23 @@ def _chip_width(feats: chips.CellFeatures, shape: chips.CellShape, memo: dict) -
     return memo["chip_width"]
 
 
-def _out_of_the_shade(symbols: np.ndarray, why: dict) -> np.ndarray:
-    """``symbols`` with the cells under a cast shadow's edge (``why["_shaded"]``: their border
-    foreign but in the board's colours in the shade) unknown, for the looks that compare a
-    cell's picture with its twin's: half in the shade, a card is like no other card."""
-    shaded = _shaded(why)
+def _out_of_the_shade(symbols: np.ndarray, why: dict, edges: bool = True) -> np.ndarray:
+    """``symbols`` with the cells under a cast shadow's edge (:func:`_shaded`) unknown, for
+    the looks that compare a cell's picture with its twin's: half in the shade, a card is like
+    no other card."""
+    shaded = _shaded(why, edges)
     return np.where(shaded, "?", symbols) if shaded.any() else symbols
 
 
-def _shaded(why: dict) -> np.ndarray:
-    """The cells (10x10 bool) under a cast shadow's edge (``chips.classify``'s ``_shaded``)."""
+def _shaded(why: dict, edges: bool = True) -> np.ndarray:
+    """The cells (10x10 bool) under a cast shadow's edge: their border foreign but in the
+    board's colours in the shade (``chips.classify``'s ``_shaded``), and with ``edges`` those
+    whose light was divided out pixel by pixel across it (``_shade_edges``: what is left of
+    the edge can still make a red card look unlike its twin, a red chip read there)."""
     shaded = why.get("_shaded")
-    return np.zeros((10, 10), bool) if shaded is None else shaded
+    shaded = np.zeros((10, 10), bool) if shaded is None else shaded
+    across = why.get("_shade_edges") if edges else None
+    return shaded if across is None else shaded | across
 
 
 def _taken(

@@ -27,6 +27,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.colour import cell_white_colours, local_whites
+
 SCALE = 0.5  # the closing runs on a copy this size (a cell ~12 px): the light is smooth
 CLOSE_CELLS = 0.9  # closing disc, in cells: wider than a chip (~0.7), narrower than a hand
 SHADE_MAX = 0.88  # the closed white below this share of the white near it lies in a shade
@@ -47,6 +49,7 @@ EDGE_ON_LINE, EDGE_OFF = 0.8, 0.35
 # lies within these shares of the white near it
 AROUND_CELLS = 0.5
 AROUND_LEVELS = (SHADE_MIN, 1.6)
+EDGE_STEP = 1.2  # a cell whose white changes by this factor inside it lies under the edge
 
 _GREY = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 
@@ -89,6 +92,11 @@ def shade_whites(grid_bgr: np.ndarray, near: np.ndarray) -> np.ndarray | None:
     weight = cv2.blur(take.astype(np.float32), (3, 3))[..., None]
     whites = closed * weight + coarse * (1.0 - weight)
     return cv2.resize(whites, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+
+
+def has_cast_shadow(grid_bgr: np.ndarray) -> bool:
+    """Whether a shadow is cast across the grid image (:func:`shade_whites` finds one)."""
+    return shade_whites(grid_bgr, local_whites(cell_white_colours(grid_bgr))) is not None
 
 
 def _filled(closed, good, fallback, box) -> np.ndarray:
@@ -142,3 +150,12 @@ def _straight_edge(region: np.ndarray, step: np.ndarray, cell: float) -> bool:
     vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     off = np.abs((points[:, 0] - x0) * vy - (points[:, 1] - y0) * vx)
     return float(np.mean(off <= EDGE_OFF * cell)) >= EDGE_ON_LINE
+
+
+def edge_cells(whites: np.ndarray) -> np.ndarray:
+    """The cells (10x10 bool) a shadow's edge crosses: the white (:func:`shade_whites`)
+    changes inside them by ``EDGE_STEP`` or more."""
+    h, w = whites.shape[:2]
+    grey = (whites @ _GREY)[: h - h % 10, : w - w % 10]
+    cells = grey.reshape(10, grey.shape[0] // 10, 10, grey.shape[1] // 10)
+    return cells.max(axis=(1, 3)) >= EDGE_STEP * cells.min(axis=(1, 3))
