@@ -10,6 +10,7 @@ import pytest
 from test_vision_support import independent_frame
 
 from companion.vision.chips import RING_DIFF, SHADE_WARMTH_MAX, shaded_borders
+from companion.vision.colour import GREY_WEIGHTS
 
 GAP, CARD = (150.0, 155.0, 160.0), (235.0, 240.0, 242.0)  # a board's border colours (BGR)
 
@@ -133,7 +134,7 @@ def _shadow(grid, keep=0.55, soft=6.0):
 def _card_white_spread(flat):
     """The spread (largest over smallest) of the cards' white over the board once the light
     is divided out: per cell without a chip, the median grey of a patch of its card."""
-    grey = flat.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
+    grey = flat.astype(np.float32) @ GREY_WEIGHTS
     whites = [
         np.median(
             grey[r * CELL_H + 11 : (r + 1) * CELL_H - 3, c * CELL_W + 12 : (c + 1) * CELL_W - 3]

@@ -24,6 +24,7 @@ from companion.vision.cell_boxes import cell_extremes, eroded_shares
 from companion.vision.colour import (
     CHIP_SYMBOLS,
     CLASSES,
+    GREY_WEIGHTS,
     WHITE_LEVEL,
     ColourProfile,
     cell_white_colours,
@@ -413,7 +414,6 @@ def _shares(counts: np.ndarray, inner_count: int) -> np.ndarray:
     return (counts * (1.0 / (255.0 * inner_count))).astype(np.float32)
 
 
-GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 RING_DIFF = 22.0  # a ring pixel this far (0..255, any channel) from the ring palette is foreign
 PALETTE = 6
 COUNTED = (*CHIP_SYMBOLS, "dark", "skin", "glare")  # masks measured per cell as they are ...

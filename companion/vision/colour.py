@@ -70,6 +70,7 @@ class ColourProfile:
 
 
 WHITE_LEVEL = 230.0  # where the board's white sits after balancing
+GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 
 
 def cell_white_colours(bgr: np.ndarray, cells_x: int = 10, cells_y: int = 10) -> np.ndarray:

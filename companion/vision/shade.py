@@ -16,8 +16,9 @@ cover: the closed white must be a shade of the board's own (darker by ``SHADE_MA
 ``SHADE_MIN``, channels in the same proportions give or take ``NEUTRAL``, no warmer), in one
 solid region of ``SHADE_CELLS`` cells or more, ``SHADE_THICK`` cells thick, that reaches the
 grid's edge (a cast shadow comes from beyond the board), with the board's printing showing
-in it and a straight edge. A hand is warmer; what a sleeve or
-a loose card hides, their own colour divided out, still hides (no printing, no lines).
+in it, where the light steps along one straight line. A hand is warmer than a shade, a
+see-through one's outline is round; a sleeve or a loose card is plain (and what they hide,
+their own colour divided out, still hides: no printing, no lines).
 
 Pure functions; the reader calls :func:`shade_whites` when it measures the light.
 """
@@ -27,7 +28,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.colour import cell_white_colours, local_whites
+from companion.vision.colour import GREY_WEIGHTS, cell_white_colours, local_whites
 
 SCALE = 0.5  # the closing runs on a copy this size (a cell ~12 px): the light is smooth
 CLOSE_CELLS = 0.9  # closing disc, in cells: wider than a chip (~0.7), narrower than a hand
@@ -41,8 +42,8 @@ SHADE_SOLID = 0.7  # ... fills this share of its convex hull (not a ring of marg
 # ... and shows the board in it: this share of its pixels darker than PRINTED of the white
 # (gaps, pips, chips; a sleeve or a loose card is plain)
 PRINTED, PRINTED_SHARE = 0.75, 0.05
-# ... and its edge inside the board is straight: this share of the edge's points within this
-# many cells of one line
+# ... and the light steps along one straight line around it: this share of the strongest
+# steps of the closed white within this many cells of a line fitted to them
 EDGE_ON_LINE, EDGE_OFF = 0.8, 0.35
 # ... and around it, up to this many cells away, the closed white is taken too (the lit
 # side of the edge and the penumbra, which the median near the edge gets wrong), where it
@@ -50,8 +51,6 @@ EDGE_ON_LINE, EDGE_OFF = 0.8, 0.35
 AROUND_CELLS = 0.5
 AROUND_LEVELS = (SHADE_MIN, 1.6)
 EDGE_STEP = 1.2  # a cell whose white changes by this factor inside it lies under the edge
-
-_GREY = np.float32([0.114, 0.587, 0.299])  # B, G, R as in cv2.COLOR_BGR2GRAY
 
 
 def shade_whites(grid_bgr: np.ndarray, near: np.ndarray) -> np.ndarray | None:
@@ -71,20 +70,20 @@ def shade_whites(grid_bgr: np.ndarray, near: np.ndarray) -> np.ndarray | None:
     most = np.maximum(np.maximum(share[0], share[1]), share[2])
     least = np.minimum(np.minimum(share[0], share[1]), share[2])
     neutral = most <= NEUTRAL * least
-    level = (closed @ _GREY) / (coarse @ _GREY)
+    level = (closed @ GREY_WEIGHTS) / (coarse @ GREY_WEIGHTS)
     warmth = share[2] / share[0]
     shade = neutral & (level < SHADE_MAX) & (level > SHADE_MIN) & (warmth <= WARMTH_MAX)
     if np.count_nonzero(shade) < SHADE_CELLS * cell_h * cell_w:
         return None  # (most boards: no need to look for regions)
-    printed = (small.astype(np.float32) @ _GREY) < PRINTED * (closed @ _GREY)
-    grey = np.log(closed @ _GREY)
+    printed = (small.astype(np.float32) @ GREY_WEIGHTS) < PRINTED * (closed @ GREY_WEIGHTS)
+    grey = np.log(closed @ GREY_WEIGHTS)
     step = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     shade = _cast_shadows(shade, printed, step, cell_h, cell_w)
     if shade is None:
         return None
     # where the closing left colour (a chip wider than the disc), the white around it
     closed = _filled(closed, neutral, coarse, (int(cell_w) | 1, int(cell_h) | 1))
-    level = (closed @ _GREY) / (coarse @ _GREY)
+    level = (closed @ GREY_WEIGHTS) / (coarse @ GREY_WEIGHTS)
     reach = (int(2 * AROUND_CELLS * cell_w) | 1, int(2 * AROUND_CELLS * cell_h) | 1)
     around = cv2.dilate(shade.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, reach))
     low, high = AROUND_LEVELS
@@ -114,7 +113,8 @@ def _cast_shadows(
 ) -> np.ndarray | None:
     """The regions of ``shade`` (bool image) that a shadow cast from beyond the board leaves:
     big, thick, solid, reaching the image's edge, the board's gaps and printing showing in
-    them (``printed``: darker than the closed white); None if there is none."""
+    them (``printed``: darker than the closed white), the light (``step``) stepping along a
+    straight line around them; None if there is none."""
     h, w = shade.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(shade.astype(np.uint8))
     x, y, width, height, area = (stats[:, i] for i in range(5))
@@ -156,6 +156,6 @@ def edge_cells(whites: np.ndarray) -> np.ndarray:
     """The cells (10x10 bool) a shadow's edge crosses: the white (:func:`shade_whites`)
     changes inside them by ``EDGE_STEP`` or more."""
     h, w = whites.shape[:2]
-    grey = (whites @ _GREY)[: h - h % 10, : w - w % 10]
+    grey = (whites @ GREY_WEIGHTS)[: h - h % 10, : w - w % 10]
     cells = grey.reshape(10, grey.shape[0] // 10, 10, grey.shape[1] // 10)
     return cells.max(axis=(1, 3)) >= EDGE_STEP * cells.min(axis=(1, 3))
