@@ -301,13 +301,7 @@ def test_a_faint_disc_is_read_against_the_card_s_twin_where_one_reads_empty():
     from companion.vision.colour import ColourProfile
     from companion.vision.small_chips import washed_colour
 
-    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
-    hsv[:] = (20, 6, 225)  # a card's white
-    chip = 2 * CHIP
-
-    def centre(r, c):
-        return round((c + 0.5) * W), round((r + 0.5) * H)
-
+    hsv, chip, centre = _white_cards()
     for cell in ((2, 2), (4, 4), (8, 8)):  # (8, 8): the twin of (4, 4), the same green art
         cv2.circle(hsv, centre(*cell), CHIP, (60, 25, 215), -1)
     for cell in ((6, 2), (6, 6)):  # a chip's disc joined to a pip: as wide, not round
@@ -495,3 +489,59 @@ def test_a_washed_out_chip_whose_shaded_rim_shows_dark_is_read():
     reading, truth = independent_frame("jax15_frame_0023")
     assert truth["cells"][9][2] == "G"
     assert reading.cells == truth["cells"]
+
+
+def test_a_red_ace_s_washed_out_pip_against_its_twin_is_no_chip():
+    """A red ace prints one big pip, as wide as a chip but not as round; under glare it is a
+    faint red blob that its twin, in the light, does not show. On the red aces (``pips``) red
+    is read only as a round disc, twin or not; on other cards a wide disc against a twin read
+    empty still is a chip."""
+    from companion.vision.colour import ColourProfile
+    from companion.vision.small_chips import washed_colour
+
+    hsv, chip, centre = _white_cards()
+    faint_red = (178, 45, 215)
+    for cell in ((2, 2), (6, 6)):  # as wide as a chip, not round: a pip, or a chip and a pip
+        x, y = centre(*cell)
+        cv2.circle(hsv, (x, y), CHIP, faint_red, -1)
+        cv2.circle(hsv, (x + CHIP + 1, y), 5, faint_red, -1)
+    cv2.circle(hsv, centre(4, 4), CHIP, faint_red, -1)  # a round disc: a chip
+    candidates = np.zeros((10, 10), bool)
+    twin_of = np.full((10, 10), -1)
+    for cell, twin in (((2, 2), 77), ((6, 6), 11), ((4, 4), 88)):
+        candidates[cell] = True
+        twin_of[cell] = twin  # twins read empty, showing no red blob
+    pips = np.zeros((10, 10), bool)
+    pips[2, 2] = pips[4, 4] = True
+    red = candidates.copy()
+    args = (candidates, hsv, ColourProfile(), float(chip), SHAPE, red, None, twin_of)
+    assert np.argwhere(washed_colour(*args) == "R").tolist() == [[2, 2], [4, 4], [6, 6]]
+    read = washed_colour(*args, pips=pips)
+    assert np.argwhere(read == "R").tolist() == [[4, 4], [6, 6]]
+
+
+def test_a_red_ace_under_glare_is_not_read_red_against_its_twin():
+    """An independent frame (mixed13 frame 65): the ace of hearts (F2) under glare, its twin in
+    the light and read empty; its washed-out pip, wide but not round, was read red at 0.5."""
+    from test_vision_support import independent_frame
+
+    reading, truth = independent_frame("mixed13_frame_0065")
+    assert truth["cells"][1][5] == "."
+    wrong = [
+        (r, c)
+        for r in range(10)
+        for c in range(10)
+        if reading.cells[r][c] not in ("?", truth["cells"][r][c])
+    ]
+    assert wrong == []
+
+
+def _white_cards():
+    """An HSV grid image of plain white cards, a chip's width on it, and a cell's centre."""
+    hsv = np.zeros((10 * H, 10 * W, 3), np.uint8)
+    hsv[:] = (20, 6, 225)  # a card's white
+
+    def centre(r, c):
+        return round((c + 0.5) * W), round((r + 0.5) * H)
+
+    return hsv, 2 * CHIP, centre

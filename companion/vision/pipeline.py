@@ -1685,8 +1685,9 @@ class BoardReader:
         # its twin read empty)
         red = glared | (held_only_by(why, ("undecided", "blank")) & (twin_of >= 0))
         red &= washed
+        pips = red_ace_cells(self.orientation)
         read = washed_colour(
-            washed, feats.hsv, self.profile, width, shape, red, memo, twin_of, feats.raw
+            washed, feats.hsv, self.profile, width, shape, red, memo, twin_of, feats.raw, pips
         )
         return _taken(symbols, conf, read != "", read, WASHED_CONF)
 

@@ -241,6 +241,7 @@ def washed_colour(
     memo: dict | None = None,
     twin_of: np.ndarray | None = None,
     raw: dict[str, np.ndarray] | None = None,
+    pips: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell (10x10 str): the chip colour of each of the ``candidates`` (10x10 bool: cells
     left unknown for glare, for the signs a washed-out chip shows, for too little of a chip's
@@ -262,6 +263,12 @@ def washed_colour(
     pale chip squeezed into an ellipse by a tilted view; green is never printed, and a mint
     chip washed out leans to cyan, away from it), a blue one on a cell showing ``WIDE_SOLID``
     of blue at full saturation (a mint chip washed out to cyan keeps no saturated blue).
+
+    ``pips`` (10x10 bool; None: none): the cells printing one big red pip (the red aces), red
+    there only as a round disc, twin or not: the pip itself is as wide as a chip but not as
+    round, and glare on one ace and not on its twin makes the two unlike (an ace of hearts
+    under glare, its twin read empty, read red at 0.5; on the 66 sets read, requiring the
+    round disc there made that cell and 3 red chips `?`, nothing else).
 
     Glare leaves a chip a pale disc that keeps its hue: too pale for its class, and with a
     broad pale tint, part of its colour or its printing gone beside, the reading doubts it.
@@ -303,6 +310,8 @@ def washed_colour(
             and disc & WIDE_DISC
             and (sym == "G" or (sym == "B" and raw[sym][r, c] >= WIDE_SOLID))
         )
+        if sym == "R" and pips is not None and pips[r, c] and not disc & ROUND_DISC:
+            continue  # (a red ace's own pip, washed out)
         if (disc & ROUND_DISC or twin >= 0 or wide) and (sym != "R" or red[r, c]):
             out[r, c] = sym
     return out
