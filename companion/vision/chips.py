@@ -1098,23 +1098,35 @@ def normalise(
     own = cell_white_colours(grid_bgr)
     size = (grid_bgr.shape[1], grid_bgr.shape[0])
     light = cache.light if cache is not None and cache.age < cache.every else None
-    if light is not None and light[1].shape[:2] == size[::-1] and light[3] == shade:
-        near, gains, edges, _ = light
-    else:
-        near = local_whites(own)
-        in_shade = shade_whites(grid_bgr, near) if shade else None
-        if in_shade is None:
-            gains, edges = light_gains(near, size), None
-        else:
-            gains, edges = WHITE_LEVEL / in_shade, edge_cells(in_shade)
+    if light is None or light[1].shape[:2] != size[::-1] or light[3] != shade:
+        light = _light(grid_bgr, own, shade)
         if cache is not None:
-            cache.light = (near, gains, edges, shade)
+            cache.light = light
+    near, gains, edges, _ = light
     img = flatten_light(grid_bgr, near, gains)
     if edges is None:
         whites = (own.astype(np.float32) * (WHITE_LEVEL / near)) @ GREY_WEIGHTS
     else:  # (the white changes inside a cell: its brightest level measured after)
         whites = cell_white_colours(img).astype(np.float32) @ GREY_WEIGHTS
     return Normalised(img, np.minimum(whites, 255.0), edges)
+
+
+def _light(grid_bgr: np.ndarray, own: np.ndarray, shade: bool) -> tuple:
+    """The light of a grid image as ``MeasureCache.light`` keeps it, from each cell's own white
+    (``own``: ``colour.cell_white_colours``), a cast shadow looked for with ``shade``."""
+    near = local_whites(own)
+    in_shade = shade_whites(grid_bgr, near) if shade else None
+    if in_shade is None:
+        return near, light_gains(near, (grid_bgr.shape[1], grid_bgr.shape[0])), None, shade
+    return near, WHITE_LEVEL / in_shade, edge_cells(in_shade), shade
+
+
+def cast_shadow_light(grid_bgr: np.ndarray) -> tuple | None:
+    """The light of a grid image with a shadow cast across it (``MeasureCache.light``, to
+    measure it with), or None where none is: a grid judged on the picture as it is, without
+    looking for one, is looked at once more before it is read."""
+    light = _light(grid_bgr, cell_white_colours(grid_bgr), True)
+    return light if light[2] is not None else None
 
 
 ERODE = cv2.getStructuringElement(

@@ -78,7 +78,6 @@ from companion.vision.red_print import (
     chips_read_as_ink,
     red_print,
 )
-from companion.vision.shade import has_cast_shadow
 from companion.vision.small_chips import DOUBTS as SMALL_DOUBTS
 from companion.vision.small_chips import (
     PALE_LOOK,
@@ -935,15 +934,15 @@ class BoardReader:
         notes.extend(best.notes)
         veil = estimate_veil(grid)
         hazy = board_haze(grid) > 0.0
-        # (a shadow cast across it is looked for on the grid as judged: glare or a haze
-        # taken off changes its light)
-        shaded = veil is None and not hazy and has_cast_shadow(grid)
-        if veil is not None or hazy or shaded:
+        # (a shadow cast across it is looked for on the grid as judged, where no glare or haze
+        # is taken off to change its light; its light, measured so, is read with)
+        shaded = None if veil is not None or hazy else chips.cast_shadow_light(grid)
+        if veil is not None or hazy or shaded is not None:
             # the grid judged right is read again with the glare (or a haze over the whole
             # board, or a cast shadow's light) taken off, the light measured afresh under it
             # (and kept with it for the frames that follow)
-            self._cache = chips.MeasureCache(veil=veil)
-        if veil is not None or rounder is not None or hazy or shaded:
+            self._cache = chips.MeasureCache(veil=veil, light=shaded)
+        if veil is not None or rounder is not None or hazy or shaded is not None:
             reading = self._read_grid(grid, [], frame=bgr)
         return reading
 

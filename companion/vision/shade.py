@@ -28,7 +28,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.colour import GREY_WEIGHTS, cell_white_colours, local_whites
+from companion.vision.cell_boxes import cell_extremes
+from companion.vision.colour import GREY_WEIGHTS
 
 SCALE = 0.5  # the closing runs on a copy this size (a cell ~12 px): the light is smooth
 CLOSE_CELLS = 0.9  # closing disc, in cells: wider than a chip (~0.7), narrower than a hand
@@ -70,20 +71,21 @@ def shade_whites(grid_bgr: np.ndarray, near: np.ndarray) -> np.ndarray | None:
     most = np.maximum(np.maximum(share[0], share[1]), share[2])
     least = np.minimum(np.minimum(share[0], share[1]), share[2])
     neutral = most <= NEUTRAL * least
-    level = (closed @ GREY_WEIGHTS) / (coarse @ GREY_WEIGHTS)
+    closed_grey, coarse_grey = closed @ GREY_WEIGHTS, coarse @ GREY_WEIGHTS
+    level = closed_grey / coarse_grey
     warmth = share[2] / share[0]
     shade = neutral & (level < SHADE_MAX) & (level > SHADE_MIN) & (warmth <= WARMTH_MAX)
     if np.count_nonzero(shade) < SHADE_CELLS * cell_h * cell_w:
         return None  # (most boards: no need to look for regions)
-    printed = (small.astype(np.float32) @ GREY_WEIGHTS) < PRINTED * (closed @ GREY_WEIGHTS)
-    grey = np.log(closed @ GREY_WEIGHTS)
+    printed = (small.astype(np.float32) @ GREY_WEIGHTS) < PRINTED * closed_grey
+    grey = np.log(closed_grey)
     step = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     shade = _cast_shadows(shade, printed, step, cell_h, cell_w)
     if shade is None:
         return None
     # where the closing left colour (a chip wider than the disc), the white around it
     closed = _filled(closed, neutral, coarse, (int(cell_w) | 1, int(cell_h) | 1))
-    level = (closed @ GREY_WEIGHTS) / (coarse @ GREY_WEIGHTS)
+    level = (closed @ GREY_WEIGHTS) / coarse_grey
     reach = (int(2 * AROUND_CELLS * cell_w) | 1, int(2 * AROUND_CELLS * cell_h) | 1)
     around = cv2.dilate(shade.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, reach))
     low, high = AROUND_LEVELS
@@ -91,11 +93,6 @@ def shade_whites(grid_bgr: np.ndarray, near: np.ndarray) -> np.ndarray | None:
     weight = cv2.blur(take.astype(np.float32), (3, 3))[..., None]
     whites = closed * weight + coarse * (1.0 - weight)
     return cv2.resize(whites, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
-
-
-def has_cast_shadow(grid_bgr: np.ndarray) -> bool:
-    """Whether a shadow is cast across the grid image (:func:`shade_whites` finds one)."""
-    return shade_whites(grid_bgr, local_whites(cell_white_colours(grid_bgr))) is not None
 
 
 def _filled(closed, good, fallback, box) -> np.ndarray:
@@ -156,6 +153,7 @@ def edge_cells(whites: np.ndarray) -> np.ndarray:
     """The cells (10x10 bool) a shadow's edge crosses: the white (:func:`shade_whites`)
     changes inside them by ``EDGE_STEP`` or more."""
     h, w = whites.shape[:2]
-    grey = (whites @ GREY_WEIGHTS)[: h - h % 10, : w - w % 10]
-    cells = grey.reshape(10, grey.shape[0] // 10, 10, grey.shape[1] // 10)
-    return cells.max(axis=(1, 3)) >= EDGE_STEP * cells.min(axis=(1, 3))
+    grey = np.ascontiguousarray((whites @ GREY_WEIGHTS)[: h - h % 10, : w - w % 10])
+    most = cell_extremes(grey, w // 10, h // 10, np.maximum)
+    least = cell_extremes(grey, w // 10, h // 10, np.minimum)
+    return most >= EDGE_STEP * least
