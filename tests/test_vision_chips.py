@@ -116,6 +116,32 @@ def test_a_line_printed_faint_along_its_whole_length_is_not_missing():
     assert (missing_edges(img, cell_whites(img, shape), shape)[:, 9] == 1).all()
 
 
+def test_faint_lines_among_many_chips_are_judged_against_the_lines_free_of_chips():
+    # a text board filmed small: its lines a pixel wide and faint, chips over six columns.
+    # The chips beside the boundaries are far darker than a line: with them in the typical
+    # line, each faint piece of line would seem gone
+    from companion.vision.chips import cell_shape, cell_whites, missing_edges
+
+    shape = cell_shape(24, 24)
+    img = np.full((240, 240, 3), 236, np.uint8)
+    for k in range(11):
+        img[:, min(k * 24, 239)] = 205
+        img[min(k * 24, 239), :] = 205
+    on_chips = np.zeros((240, 240), np.uint8)
+    for r in range(10):
+        for c in range(6):
+            cv2.circle(img, (c * 24 + 12, r * 24 + 12), 13, (40, 40, 200), -1)
+            cv2.circle(on_chips, (c * 24 + 12, r * 24 + 12), 13, 255, -1)
+    whites = cell_whites(img, shape)
+    assert missing_edges(img, whites, shape).any()  # (what the chips did)
+    assert not missing_edges(img, whites, shape, chip_mask=on_chips).any()
+    covered = img.copy()
+    covered[150:230, 150:230] = 245  # a plain card over the faint lines still hides them
+    gone = missing_edges(covered, cell_whites(covered, shape), shape, chip_mask=on_chips)
+    assert gone[7, 7] == 4 and gone[8, 8] == 4
+    assert gone[:6].max() == 0 and gone[:, :6].max() == 0
+
+
 def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     # a chip pushed against the board's edge (a tilted board, a grid a little off) makes its
     # cell's border foreign (all round: ``ring_inside`` too); alone, with no skin on it, that

@@ -748,7 +748,11 @@ def faint_print(grey: np.ndarray, shape: CellShape) -> np.ndarray:
 
 
 def missing_edges(
-    img: np.ndarray, whites: np.ndarray, shape: CellShape, grey: np.ndarray | None = None
+    img: np.ndarray,
+    whites: np.ndarray,
+    shape: CellShape,
+    grey: np.ndarray | None = None,
+    chip_mask: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell, how many of its 4 boundaries (the gap or printed line to its neighbours) do
     not show: 0..4.
@@ -759,6 +763,9 @@ def missing_edges(
     expected position (pooled over a few pixels, so a grid a pixel or two off still finds it),
     relative to the cells' white; a boundary with much less contrast than the typical one is
     missing. The board's outer boundary counts for the outer cells.
+
+    ``chip_mask`` (the pixels in chip colours, 255) keeps the pieces of boundary that chips
+    lie across out of the typical line (see :func:`_typical_line`).
     """
     if grey is None:
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -768,7 +775,7 @@ def missing_edges(
     rows = grey[shape.pool_ys, :].min(axis=1).reshape(11, 10, shape.w)
     vert = 1.0 - _middle(cols, axis=2).T / white  # 10 x 11
     horiz = 1.0 - _middle(rows, axis=2) / white  # 11 x 10
-    typical = float(_middle(np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()]), 0))
+    typical = _typical_line(vert, horiz, chip_mask, shape)
     if typical <= 0.05:  # no visible boundaries on this board: nothing to say
         return np.zeros((10, 10), np.float32)
     gone_v = vert < EDGE_KEEP * _line_reference(vert, typical, axis=0)[None, :]
@@ -778,6 +785,42 @@ def missing_edges(
         gone_v &= ~_line_nearby(grey, gone_v, shape.w, shape.h, dip)
         gone_h &= ~_line_nearby(grey.T, gone_h.T, shape.h, shape.w, dip).T
     return gone_v[:, :10].astype(np.float32) + gone_v[:, 1:] + gone_h[:10, :] + gone_h[1:, :]
+
+
+PLAIN_PIECES_MIN = 40  # of the 180 inner pieces of boundary: free of chips, enough to measure
+
+
+def _typical_line(
+    vert: np.ndarray, horiz: np.ndarray, chip_mask: np.ndarray | None, shape: CellShape
+) -> float:
+    """The contrast of the board's typical boundary line: the median over the inner pieces
+    of boundary (``vert`` 10 x 11, ``horiz`` 11 x 10), those with no chip lying across them.
+
+    A chip by a boundary darkens it more than any printed line: on a crowded board the
+    median over every piece is a chip's, and each piece of a faint line, showing only its
+    own contrast, would seem gone (seen on text boards filmed small, where a line is a pixel
+    wide). A piece counts as crossed where most of its length has a chip pixel within
+    ``EDGE_POOL`` of the boundary, as its contrast is taken. With fewer than
+    ``PLAIN_PIECES_MIN`` pieces free (a board covered in chips), every piece counts."""
+    pieces = np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()])
+    if chip_mask is not None:
+        on_v = _pool_max(chip_mask, shape.pool_xs, axis=1)  # H x 11
+        on_h = _pool_max(chip_mask, shape.pool_ys, axis=0)  # 11 x W
+        crossed_v = cv2.resize(on_v, (11, 10), interpolation=cv2.INTER_AREA) > 127
+        crossed_h = cv2.resize(on_h, (10, 11), interpolation=cv2.INTER_AREA) > 127
+        plain = ~np.concatenate([crossed_v[:, 1:10].ravel(), crossed_h[1:10, :].ravel()])
+        if np.count_nonzero(plain) >= PLAIN_PIECES_MIN:
+            pieces = pieces[plain]
+    return float(_middle(pieces, 0))
+
+
+def _pool_max(mask: np.ndarray, pool: np.ndarray, axis: int) -> np.ndarray:
+    """The greatest of ``mask`` over each boundary's pool (``pool``: 11 x pool width, pixel
+    columns with ``axis`` 1, rows with 0): H x 11 or 11 x W."""
+    out = np.take(mask, pool[:, 0], axis=axis)
+    for j in range(1, pool.shape[1]):
+        np.maximum(out, np.take(mask, pool[:, j], axis=axis), out=out)
+    return out
 
 
 LINE_LEVEL_RANK = 7  # a board line's own contrast: the 8th weakest of its 10 pieces
@@ -856,17 +899,17 @@ def _line_nearby(grey: np.ndarray, gone: np.ndarray, w: int, h: int, depth: floa
     return found
 
 
-def _missing_edges_either(img, whites, shape, grey, smooth) -> np.ndarray:
+def _missing_edges_either(img, whites, shape, grey, smooth, chip_mask) -> np.ndarray:
     """:func:`missing_edges` of the grid image; where boundaries seem gone, those missing in
-    the ``smooth`` view too (see :func:`measure`)."""
-    gone = missing_edges(img, whites, shape, grey)
+    the ``smooth`` view too (see :func:`measure`; the same grid, so the same chips)."""
+    gone = missing_edges(img, whites, shape, grey, chip_mask)
     if smooth is None or not gone.any():
         return gone
     fine = smooth()
     if fine is None:
         return gone
     fine_img, fine_whites, _ = normalise(fine)
-    return np.minimum(gone, missing_edges(fine_img, fine_whites, shape))
+    return np.minimum(gone, missing_edges(fine_img, fine_whites, shape, chip_mask=chip_mask))
 
 
 def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
@@ -1250,7 +1293,7 @@ def measure(
         ring=ring,
         ring_inside=ring_inside,
         ring_off_lines=ring_off_lines,
-        edges_missing=_missing_edges_either(img, whites, shape, grey, smooth),
+        edges_missing=_missing_edges_either(img, whites, shape, grey, smooth, any_chip),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
         glare=plain["glare"],
