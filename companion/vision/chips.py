@@ -1217,10 +1217,10 @@ def measure(
     # ... and a haze over the whole board, which lifts every cell alike (measured with the
     # light, and kept with it: the light a fixed camera keeps was measured under it)
     if cache is None:
-        haze = board_haze(seen) if glare else 0.0
+        haze = board_haze(seen)
     else:
         if fresh or cache.haze is None:
-            cache.haze = board_haze(seen) if glare else 0.0
+            cache.haze = board_haze(seen)
         haze = cache.haze
     if haze > 0.0:
         seen = cv2.subtract(seen, (haze, haze, haze, 0.0))
