@@ -389,7 +389,13 @@ def _reduced_for_warp(bgr: np.ndarray, points: np.ndarray, factor: float):
     x1, y1 = np.clip(np.ceil(points.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [fw, fh])
     out_w = max(2, int(round((x1 - x0) / factor)))
     out_h = max(2, int(round((y1 - y0) / factor)))
-    small = cv2.resize(bgr[y0:y1, x0:x1], (out_w, out_h), interpolation=cv2.INTER_AREA)
+    crop = bgr[y0:y1, x0:x1]
+    # halved exactly while twice the size wanted or more (OpenCV averages 2x2 blocks ten
+    # times faster than it averages a fractional area: a 1080p board took 2.3 ms at once)
+    while crop.shape[1] >= 2 * out_w + 2 and crop.shape[0] >= 2 * out_h + 2:
+        ch, cw = crop.shape[0] // 2 * 2, crop.shape[1] // 2 * 2
+        crop = cv2.resize(crop[:ch, :cw], (cw // 2, ch // 2), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(crop, (out_w, out_h), interpolation=cv2.INTER_AREA)
     scale = (out_w / (x1 - x0), out_h / (y1 - y0))
     return small, (float(x0), float(y0)), scale
 
