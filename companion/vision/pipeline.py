@@ -386,17 +386,21 @@ def _reduced_for_warp(bgr: np.ndarray, points: np.ndarray, factor: float):
     ``p`` lies at ``(p - origin + 0.5) * scale - 0.5`` in it (pixel centres)."""
     fh, fw = bgr.shape[:2]
     x0, y0 = np.clip(np.floor(points.min(axis=0)).astype(int) - 2, 0, [fw - 1, fh - 1])
-    x1, y1 = np.clip(np.ceil(points.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [fw, fh])
+    # (past the far side, room for the pixels an exact halving below leaves out)
+    far = 3 + int(factor)
+    x1, y1 = np.clip(np.ceil(points.max(axis=0)).astype(int) + far, [x0 + 1, y0 + 1], [fw, fh])
     out_w = max(2, int(round((x1 - x0) / factor)))
     out_h = max(2, int(round((y1 - y0) / factor)))
-    crop = bgr[y0:y1, x0:x1]
+    crop, step = bgr[y0:y1, x0:x1], 1
     # halved exactly while twice the size wanted or more (OpenCV averages 2x2 blocks ten
-    # times faster than it averages a fractional area: a 1080p board took 2.3 ms at once)
+    # times faster than it averages a fractional area: a 1080p board took 2.3 ms at once);
+    # an odd last row or column is left out, so the crop then spans a pixel or so less
     while crop.shape[1] >= 2 * out_w + 2 and crop.shape[0] >= 2 * out_h + 2:
         ch, cw = crop.shape[0] // 2 * 2, crop.shape[1] // 2 * 2
         crop = cv2.resize(crop[:ch, :cw], (cw // 2, ch // 2), interpolation=cv2.INTER_AREA)
+        step *= 2
     small = cv2.resize(crop, (out_w, out_h), interpolation=cv2.INTER_AREA)
-    scale = (out_w / (x1 - x0), out_h / (y1 - y0))
+    scale = (out_w / (crop.shape[1] * step), out_h / (crop.shape[0] * step))
     return small, (float(x0), float(y0)), scale
 
 
