@@ -128,7 +128,9 @@ def test_a_killed_server_is_reconnected_and_the_camera_carries_on():
             s.stop()
     kinds = [e.kind for e in events]
     assert kinds[0] == "lost" and kinds[-1] == "back"
-    assert before == list(range(first, first + len(before)))  # in order, none made up
+    # in order, none twice, none made up (a server starved of CPU skips frames that fell due
+    # meanwhile, as the feed's clock goes on: under load, 0 1 2 5 arrived)
+    assert before == sorted(set(before)) and before[0] == first
     assert after > before[-1] + 1  # frames of the outage are gone, the clock went on
     assert capture.outages == 1 and capture.connected
 
