@@ -1197,8 +1197,9 @@ def measure(
     ``smooth`` (optional) returns the same grid area-averaged from a much finer frame
     (``pipeline.warp_grid_smooth``), or None; it is asked for only when some boundary seems
     gone, and a boundary showing in either view is there (thin lines a plain warp skipped).
-    ``glare=False`` measures the picture as it is, glare left on (see ``BoardReader``: a grid
-    is judged that way, read with the glare taken off)."""
+    ``glare=False`` measures the picture as it is, glare and a cast shadow left on (see
+    ``BoardReader``: a grid is judged that way, read with them taken off); a haze over the
+    whole board is taken off either way."""
     shape = shape_of(grid_bgr)
     fresh = cache is None or cache.palette is None or cache.age >= cache.every
     # glare adds light that dividing by the white cannot undo: taken off first (clipped
@@ -1215,7 +1216,9 @@ def measure(
         veil = cache.veil
     seen = grid_bgr if veil is None else remove_veil(grid_bgr, veil)
     # ... and a haze over the whole board, which lifts every cell alike (measured with the
-    # light, and kept with it: the light a fixed camera keeps was measured under it)
+    # light, and kept with it: the light a fixed camera keeps was measured under it). Also
+    # on a grid judged as it is: no table under a grid's edge passes for an even lift, and
+    # left on, it greyed the black printing so that the ink vote of a right grid failed
     if cache is None:
         haze = board_haze(seen)
     else:
