@@ -142,6 +142,38 @@ def test_faint_lines_among_many_chips_are_judged_against_the_lines_free_of_chips
     assert gone[:6].max() == 0 and gone[:, :6].max() == 0
 
 
+def test_a_fixed_cameras_smooth_view_is_asked_again_only_when_more_lines_go():
+    # a big board in a big frame loses a thin line between the grid image's samples on every
+    # frame, and the smooth view (a reduction of the whole frame) finds it again: for a fixed
+    # camera its answer is kept with the light while no cell loses more lines
+    from companion.vision.chips import MeasureCache, _missing_edges_either, cell_shape, normalise
+
+    shape = cell_shape(24, 24)
+    full = np.full((240, 240, 3), 235, np.uint8)
+    for k in range(11):
+        full[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
+        full[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    aliased = full.copy()
+    aliased[:, 119:121] = 235  # the line between columns 5 and 6 falls between the samples
+    carded = aliased.copy()
+    carded[150:230, 150:230] = 245  # then a card is laid over cells (6..9, 6..9)
+    cache, asked = MeasureCache(), []
+
+    def edges(grid, fine, fresh):
+        def smooth():
+            asked.append(1)
+            return fine
+
+        img, whites, _ = normalise(grid)
+        return _missing_edges_either(img, whites, shape, None, smooth, None, cache, fresh)
+
+    assert edges(aliased, full, fresh=True).max() == 0 and len(asked) == 1
+    assert edges(aliased, full, fresh=False).max() == 0 and len(asked) == 1  # kept
+    gone = edges(carded, carded, fresh=False)
+    assert len(asked) == 2 and gone[7, 7] == 4  # more lines gone: asked again
+    assert edges(aliased, full, fresh=True).max() == 0 and len(asked) == 3  # with the light
+
+
 def test_a_lone_off_centre_chip_touching_its_border_is_still_read():
     # a chip pushed against the board's edge (a tilted board, a grid a little off) makes its
     # cell's border foreign (all round: ``ring_inside`` too); alone, with no skin on it, that

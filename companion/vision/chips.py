@@ -899,17 +899,33 @@ def _line_nearby(grey: np.ndarray, gone: np.ndarray, w: int, h: int, depth: floa
     return found
 
 
-def _missing_edges_either(img, whites, shape, grey, smooth, chip_mask) -> np.ndarray:
+def _missing_edges_either(
+    img, whites, shape, grey, smooth, chip_mask, cache: MeasureCache | None, fresh: bool
+) -> np.ndarray:
     """:func:`missing_edges` of the grid image; where boundaries seem gone, those missing in
-    the ``smooth`` view too (see :func:`measure`; the same grid, so the same chips)."""
+    the ``smooth`` view too (see :func:`measure`; the same grid, so the same chips).
+
+    A big board in a big frame can lose some of its thin lines in the grid image on every
+    frame, and the smooth view (a reduction of the frame: 2-3 ms at 1080p) finds them again
+    on every frame. For a fixed camera (``cache``, not ``fresh``) the smooth view's answer is
+    kept with the light: while the grid image loses no more boundaries on any cell than when
+    it was asked (sensor noise makes a faint line come and go), it stands; a cell losing more
+    (a hand, a card) asks the smooth view again, and so does each measure of the light
+    (every ``MeasureCache.every`` frames)."""
     gone = missing_edges(img, whites, shape, grey, chip_mask)
     if smooth is None or not gone.any():
         return gone
+    kept = None if cache is None or fresh else cache.smooth_edges
+    if kept is not None and (gone <= kept[0]).all():
+        return np.minimum(gone, kept[1])
     fine = smooth()
     if fine is None:
         return gone
     fine_img, fine_whites, _ = normalise(fine)
-    return np.minimum(gone, missing_edges(fine_img, fine_whites, shape, chip_mask=chip_mask))
+    both = np.minimum(gone, missing_edges(fine_img, fine_whites, shape, chip_mask=chip_mask))
+    if cache is not None:
+        cache.smooth_edges = (gone, both)
+    return both
 
 
 def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
@@ -1092,6 +1108,9 @@ class MeasureCache:
     noise: float | None = None  # the sensor noise on the card white, measured with the light
     veil: Veil | None = None  # glare added on top of the board, measured with the light
     haze: float | None = None  # grey levels of haze over the whole board (glare.board_haze)
+    # per cell, the boundaries the grid image lost and those the smooth view still lost of
+    # them, kept with the light: while the grid image loses no more, the smooth view says so
+    smooth_edges: tuple[np.ndarray, np.ndarray] | None = None
     age: int = 0
     # what ``red_print`` measured on this grid: the board's chip width, each red cell's shape
     red_shapes: dict = field(default_factory=dict)
@@ -1296,7 +1315,9 @@ def measure(
         ring=ring,
         ring_inside=ring_inside,
         ring_off_lines=ring_off_lines,
-        edges_missing=_missing_edges_either(img, whites, shape, grey, smooth, any_chip),
+        edges_missing=_missing_edges_either(
+            img, whites, shape, grey, smooth, any_chip, cache, fresh
+        ),
         ring_chip=ring_share[:, 3].reshape(10, 10).astype(np.float32),
         skin=plain["skin"],
         glare=plain["glare"],
