@@ -80,10 +80,7 @@ def test_missing_edges_finds_a_card_lying_across_the_grid():
     from companion.vision.chips import cell_shape, cell_whites, missing_edges
 
     shape = cell_shape(24, 24)
-    img = np.full((240, 240, 3), 235, np.uint8)
-    for k in range(11):  # dark grid lines on every cell boundary
-        img[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
-        img[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    img = _lined()  # dark grid lines on every cell boundary
     covered = img.copy()
     covered[30:110, 30:110] = 245  # a plain card over cells (1..4, 1..4)
     assert missing_edges(img, cell_whites(img, shape), shape).max() == 0
@@ -99,10 +96,7 @@ def test_a_line_printed_faint_along_its_whole_length_is_not_missing():
     from companion.vision.chips import cell_shape, cell_whites, missing_edges
 
     shape = cell_shape(24, 24)
-    img = np.full((240, 240, 3), 235, np.uint8)
-    for k in range(11):
-        img[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
-        img[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    img = _lined()
     img[:, 238:240] = 150  # the right-hand outer line: half the others' contrast
     img[120:122, :] = 200  # a row line across the middle: a fifth of it
     assert missing_edges(img, cell_whites(img, shape), shape).max() == 0
@@ -149,10 +143,7 @@ def test_a_fixed_cameras_smooth_view_is_asked_again_only_when_more_lines_go():
     from companion.vision.chips import MeasureCache, _missing_edges_either, cell_shape, normalise
 
     shape = cell_shape(24, 24)
-    full = np.full((240, 240, 3), 235, np.uint8)
-    for k in range(11):
-        full[:, max(0, k * 24 - 1) : k * 24 + 1] = 60
-        full[max(0, k * 24 - 1) : k * 24 + 1, :] = 60
+    full = _lined()
     aliased = full.copy()
     aliased[:, 119:121] = 235  # the line between columns 5 and 6 falls between the samples
     carded = aliased.copy()

@@ -133,16 +133,23 @@ def test_row_counts_are_numpys_sums_of_booleans():
     assert np.array_equal(got / mask.shape[1], mask.mean(axis=1))
 
 
-def test_lines_across_are_the_dilated_masks_lines_at_the_image_edges_too():
+def test_pooled_boundaries_are_the_dilated_masks_lines_at_the_image_edges_too():
     rng = np.random.default_rng(8)
     shape = chips.shape_for_aspect(1.5)
     mask = np.where(rng.random((10 * shape.h, 10 * shape.w)) < 0.1, 255, 0).astype(np.uint8)
     xs, ys = shape.boundary_xs, shape.boundary_ys  # the first and last on the image's edge
-    cols = chips.lines_across(mask, xs, axis=1)
-    rows = chips.lines_across(mask, ys, axis=0)
+    cols = chips.pool_max(mask, shape.near_xs, axis=1)
+    rows = chips.pool_max(mask, shape.near_ys, axis=0)
     assert np.array_equal(cols, cv2.dilate(mask, np.ones((1, 3), np.uint8))[:, xs])
     assert np.array_equal(rows, cv2.dilate(mask, np.ones((3, 1), np.uint8))[ys, :])
     assert cols.any() and rows.any()
+    # ... and over EDGE_POOL pixels either side, as missing_edges pools them (its last
+    # boundary lies at the image's far edge, one pixel past it: the ten before it compared)
+    wide = np.ones((1, 2 * chips.EDGE_POOL + 1), np.uint8)
+    cols = chips.pool_max(mask, shape.pool_xs, axis=1)[:, :10]
+    rows = chips.pool_max(mask, shape.pool_ys, axis=0)[:10]
+    assert np.array_equal(cols, cv2.dilate(mask, wide)[:, xs[:10]])
+    assert np.array_equal(rows, cv2.dilate(mask, wide.T)[ys[:10], :])
 
 
 def test_blown_out_is_every_channel_clipped():

@@ -271,6 +271,15 @@ class CellShape:
         return np.minimum(np.arange(11) * self.h, 10 * self.h - 1)
 
     @functools.cached_property
+    def near_xs(self) -> np.ndarray:
+        """11 x 3: each vertical boundary's pixel column and its two neighbours (inside)."""
+        return np.clip(self.boundary_xs[:, None] + np.arange(-1, 2), 0, 10 * self.w - 1)
+
+    @functools.cached_property
+    def near_ys(self) -> np.ndarray:
+        return np.clip(self.boundary_ys[:, None] + np.arange(-1, 2), 0, 10 * self.h - 1)
+
+    @functools.cached_property
     def pool_xs(self) -> np.ndarray:
         """11 x pool: the pixel columns near each vertical boundary (within ``EDGE_POOL``)."""
         offsets = np.arange(-EDGE_POOL, EDGE_POOL + 1)
@@ -804,23 +813,14 @@ def _typical_line(
     ``PLAIN_PIECES_MIN`` pieces free (a board covered in chips), every piece counts."""
     pieces = np.concatenate([vert[:, 1:10].ravel(), horiz[1:10, :].ravel()])
     if chip_mask is not None:
-        on_v = _pool_max(chip_mask, shape.pool_xs, axis=1)  # H x 11
-        on_h = _pool_max(chip_mask, shape.pool_ys, axis=0)  # 11 x W
+        on_v = pool_max(chip_mask, shape.pool_xs, axis=1)  # H x 11
+        on_h = pool_max(chip_mask, shape.pool_ys, axis=0)  # 11 x W
         crossed_v = cv2.resize(on_v, (11, 10), interpolation=cv2.INTER_AREA) > 127
         crossed_h = cv2.resize(on_h, (10, 11), interpolation=cv2.INTER_AREA) > 127
         plain = ~np.concatenate([crossed_v[:, 1:10].ravel(), crossed_h[1:10, :].ravel()])
         if np.count_nonzero(plain) >= PLAIN_PIECES_MIN:
             pieces = pieces[plain]
     return float(_middle(pieces, 0))
-
-
-def _pool_max(mask: np.ndarray, pool: np.ndarray, axis: int) -> np.ndarray:
-    """The greatest of ``mask`` over each boundary's pool (``pool``: 11 x pool width, pixel
-    columns with ``axis`` 1, rows with 0): H x 11 or 11 x W."""
-    out = np.take(mask, pool[:, 0], axis=axis)
-    for j in range(1, pool.shape[1]):
-        np.maximum(out, np.take(mask, pool[:, j], axis=axis), out=out)
-    return out
 
 
 LINE_LEVEL_RANK = 7  # a board line's own contrast: the 8th weakest of its 10 pieces
@@ -928,15 +928,15 @@ def _missing_edges_either(
     return both
 
 
-def lines_across(mask: np.ndarray, at: np.ndarray, axis: int) -> np.ndarray:
-    """The pixel columns (``axis`` 1) or rows (0) ``at`` of a mask, each the greatest of
-    itself and its two neighbours inside the image: ``cv2.dilate`` across the lines, then
-    those lines, with the dilation done on the few lines taken only."""
-    last = mask.shape[axis] - 1
-    before, after = np.maximum(at - 1, 0), np.minimum(at + 1, last)
-    if axis == 1:
-        return np.maximum(np.maximum(mask[:, before], mask[:, at]), mask[:, after])
-    return np.maximum(np.maximum(mask[before], mask[at]), mask[after])
+def pool_max(mask: np.ndarray, pool: np.ndarray, axis: int) -> np.ndarray:
+    """Per line, the greatest of ``mask`` over its pool of pixel columns (``axis`` 1) or rows
+    (0) (``pool``: lines x pool width, inside the image, as ``CellShape.near_xs`` or
+    ``pool_xs``): H x lines or lines x W. ``cv2.dilate`` across the lines, then those lines,
+    with the dilation done on the few lines taken only."""
+    out = np.take(mask, pool[:, 0], axis=axis)
+    for j in range(1, pool.shape[1]):
+        np.maximum(out, np.take(mask, pool[:, j], axis=axis), out=out)
+    return out
 
 
 SIDE_COLOURED = 0.6  # a boundary this much in chip colours (beyond the board's own) is crossed
@@ -1008,11 +1008,10 @@ def coloured_sides(any_chip: np.ndarray, shape: CellShape) -> np.ndarray:
     boundaries show (a green board's gaps, a blue margin) does not count: only the excess over
     the median of the inner boundaries (of the outer edge, for the outer ones).
     """
-    xs, ys = shape.boundary_xs, shape.boundary_ys
     # a pixel either side of each boundary counts (a grid a pixel off); area resizes average
     # each boundary over each cell's side
-    cols = lines_across(any_chip, xs, axis=1).astype(np.float32)  # H x 11
-    rows = lines_across(any_chip, ys, axis=0).astype(np.float32)  # 11 x W
+    cols = pool_max(any_chip, shape.near_xs, axis=1).astype(np.float32)  # H x 11
+    rows = pool_max(any_chip, shape.near_ys, axis=0).astype(np.float32)  # 11 x W
     vert = cv2.resize(cols, (11, 10), interpolation=cv2.INTER_AREA) / 255.0  # 10 x 11
     horiz = cv2.resize(rows, (10, 11), interpolation=cv2.INTER_AREA) / 255.0  # 11 x 10
     if max(vert.max(), horiz.max()) < SIDE_COLOURED:

@@ -415,22 +415,25 @@ def grid_shape(quad: np.ndarray) -> chips.CellShape:
 _POOL5 = np.ones((1, 5), np.uint8)
 
 
+def grid_thumbnail(grid: np.ndarray) -> np.ndarray:
+    """A grid image (BGR) as a grey thumbnail ``LIKENESS_SIDE`` square, zero mean, unit norm:
+    the dot product of two is their correlation (:func:`grid_likeness`)."""
+    grey = cv2.cvtColor(grid, cv2.COLOR_BGR2GRAY)
+    side = (LIKENESS_SIDE, LIKENESS_SIDE)
+    thumb = cv2.resize(grey, side, interpolation=cv2.INTER_AREA).astype(np.float32)
+    thumb -= float(thumb.mean())
+    return thumb / (float(np.linalg.norm(thumb)) + 1e-6)
+
+
 def grid_likeness(a: np.ndarray, b: np.ndarray) -> float:
     """How alike two grid images of one place are (BGR, the same size): the correlation of
-    their grey thumbnails (``LIKENESS_SIDE`` square, zero mean), 1.0 for the same picture.
+    their grey thumbnails (:func:`grid_thumbnail`), 1.0 for the same picture.
 
     Measured on the independent renderer's jax, mixed and wood frames: the same frame under
     0.8 of the light with sensor noise 1.00; five chips more at once 0.81-0.96; the same place
     in another frame of the same size (the board moved off, another table) 0.06 in the
     median, 0.42 at most over 96 pairs."""
-    side = (LIKENESS_SIDE, LIKENESS_SIDE)
-    thumbs = []
-    for grid in (a, b):
-        grey = cv2.cvtColor(grid, cv2.COLOR_BGR2GRAY)
-        thumb = cv2.resize(grey, side, interpolation=cv2.INTER_AREA).astype(np.float32)
-        thumb -= float(thumb.mean())
-        thumbs.append(thumb / (float(np.linalg.norm(thumb)) + 1e-6))
-    return float(np.vdot(thumbs[0], thumbs[1]))
+    return float(np.vdot(grid_thumbnail(a), grid_thumbnail(b)))
 
 
 def boundary_contrast(grid_bgr: np.ndarray) -> float:
@@ -484,7 +487,9 @@ class BoardReader:
         self.located_by = ""
         self._calibrated_size: tuple[int, int] | None = None
         self._contrast0: float | None = None  # boundary contrast when the grid was located
-        self._seen_grid: np.ndarray | None = None  # the grid image last read at the known place
+        # the grid image last read at the known place, and its thumbnail once one was made
+        # (see grid_thumbnail: made on a board with faint boundaries only, once a frame)
+        self._seen: tuple[np.ndarray, np.ndarray | None] | None = None
         self._cache = chips.MeasureCache()
         self._last_plausibility = 0.0
         self._last_chip_mask: np.ndarray | None = None  # of the grid read last
@@ -533,10 +538,12 @@ class BoardReader:
             contrast = boundary_contrast(grid)
             if self._contrast0 is None:
                 self._contrast0 = contrast
-            if contrast >= max(
-                self._still_there_min, STILL_THERE_RATIO * self._contrast0
-            ) or self._faint_board_still_there(grid, contrast):
-                self._seen_grid = grid
+            thumb = None
+            clear = contrast >= max(self._still_there_min, STILL_THERE_RATIO * self._contrast0)
+            if not clear:
+                thumb = self._faint_board_thumbnail(grid, contrast)
+            if clear or thumb is not None:
+                self._seen = (grid, thumb)
                 reading = self._read_grid(grid, notes, frame=bgr)
                 if not self._stretch_known:
                     reading = self._with_round_chips(bgr, grid, reading, notes)
@@ -616,7 +623,7 @@ class BoardReader:
         """To the calibrated or given place (``_home``), the light measured afresh there and
         the chips' stretch not yet known."""
         self.quad, self.lens, self.orientation, self.located_by = self._home
-        self.shape, self._stretch_known, self._contrast0, self._seen_grid = None, False, None, None
+        self.shape, self._stretch_known, self._contrast0, self._seen = None, False, None, None
         self._cache = chips.MeasureCache()
 
     def hold_orientation(self, orientation: int) -> None:
@@ -633,13 +640,13 @@ class BoardReader:
         overlap its old place still shows some lines there. Locate again (once per such
         change, not every frame of a hand over the board); keep the new place only if it reads
         better, else the board is just covered."""
-        kept, kept_contrast, kept_grid = self._located_state(), self._contrast0, self._seen_grid
+        kept, kept_contrast, kept_seen = self._located_state(), self._contrast0, self._seen
         located = self._locate_and_read(bgr, [])
         if located.board_found and _unknown_share(located) < _unknown_share(reading):
             notes.append("most cells unreadable at the known place: located again")
             return located
         self._take_located_state(kept)
-        self._contrast0, self._seen_grid = kept_contrast, kept_grid
+        self._contrast0, self._seen = kept_contrast, kept_seen
         return reading
 
     # what locating a grid sets, kept and put back together
@@ -658,22 +665,27 @@ class BoardReader:
         """The grid image just located: its boundary contrast, and the picture the next frame
         at that place is compared with."""
         self._contrast0 = boundary_contrast(grid)
-        self._seen_grid = grid
+        self._seen = (grid, None)
 
-    def _faint_board_still_there(self, grid: np.ndarray, contrast: float) -> bool:
-        """Whether a board whose boundaries show fainter than ``STILL_THERE_MIN`` still lies at
-        the known place: their ``contrast`` in this frame's ``grid`` nearly as clear as when it
-        was located (``STILL_THERE_CLOSE``), and the grid image like the one read there last
-        (``STILL_LIKE``). Faint boundaries alone do not tell a board from the table: at the
-        place of a board moved off, 10 of 96 rendered frames showed them as clear."""
-        seen = self._seen_grid
-        return (
-            contrast < self._still_there_min
-            and contrast >= STILL_THERE_CLOSE * self._contrast0
-            and seen is not None
-            and seen.shape == grid.shape
-            and grid_likeness(grid, seen) >= STILL_LIKE
-        )
+    def _faint_board_thumbnail(self, grid: np.ndarray, contrast: float) -> np.ndarray | None:
+        """This frame's ``grid`` thumbnail (:func:`grid_thumbnail`) when a board whose
+        boundaries show fainter than ``STILL_THERE_MIN`` still lies at the known place, else
+        None: their ``contrast`` nearly as clear as when it was located (``STILL_THERE_CLOSE``),
+        and the grid image like the one read there last (``STILL_LIKE``). Faint boundaries
+        alone do not tell a board from the table: at the place of a board moved off, 10 of 96
+        rendered frames showed them as clear. (The thumbnail is kept with the grid: the next
+        frame compares with it, not made again.)"""
+        if self._seen is None or not (
+            STILL_THERE_CLOSE * self._contrast0 <= contrast < self._still_there_min
+        ):
+            return None
+        seen, seen_thumb = self._seen
+        if seen.shape != grid.shape:
+            return None
+        if seen_thumb is None:
+            seen_thumb = grid_thumbnail(seen)
+        thumb = grid_thumbnail(grid)
+        return thumb if float(np.vdot(thumb, seen_thumb)) >= STILL_LIKE else None
 
     def _located_state(self) -> tuple:
         return tuple(getattr(self, name) for name in self._LOCATED)
