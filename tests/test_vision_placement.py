@@ -1,9 +1,11 @@
 """The self-check of a located grid: chips sit inside their cells, or the grid is off."""
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
-from test_vision_support import cli_frame, spec_frame
+from test_vision_support import cli_frame, close_board_spec, spec_frame
 
 from companion.render import random_spec, render_frame
 from companion.vision import analyze_image
@@ -244,3 +246,19 @@ def test_a_half_pitch_grid_on_a_taped_board_is_not_read_and_the_board_is_found()
     assert reading.board_found
     assert reading.cells == truth.cells
     assert np.max(np.linalg.norm(reading.corners - truth.corners, axis=1)) < 3
+
+
+@pytest.mark.parametrize("art", ["text", "cards", "mat"])
+def test_chips_on_landscape_cards_are_counted_and_a_grid_half_a_cell_off_fails(art):
+    """Cards 1.5 times wider than tall (the physical board's): a chip's eroded disc covers only
+    ~0.15 of such a cell, below the 0.2 of the whole cell the check once asked for. On the text
+    art it then counted 2-5 of 40-61 chips, and a grid half a cell off passed."""
+    spec = dataclasses.replace(close_board_spec(art, 5), cell_aspect=1.5)
+    image, truth = render_frame(spec)
+    placed = sum(ch in "BGR" for row in truth.cells for ch in row)
+    quad = screen_quad(truth.corners, truth.orientation)
+    right = chip_placement(warp_grid(image, quad), ColourProfile())
+    assert len(right.offsets) >= 0.9 * placed and not right.misplaced
+    for dx, dy in ((0.5, 0.0), (0.0, 0.5)):
+        off = chip_placement(warp_grid(image, shifted_quad(quad, dx, dy)), ColourProfile())
+        assert off.misplaced, (dx, dy)

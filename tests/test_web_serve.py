@@ -146,9 +146,11 @@ def test_calibration_without_a_camera_frame_is_a_clear_400(tmp_path):
 
 
 def test_the_page_calibrates_at_corners_the_table_marked(tmp_path):
-    """A board the camera does not find (a jax-like board on blue gingham): the table taps its
-    four corners, the calibration is made there and kept for the orientation and the empty
-    board that follow, and ``corners: null`` lets the camera find the board by itself again."""
+    """A jax-like board on blue gingham: the table taps its four corners, the calibration is
+    made there and kept for the orientation and the empty board that follow, and ``corners:
+    null`` lets the camera find the board by itself again (where it shows none: a clear 400)."""
+    import cv2
+    import numpy as np
     from companion.calibration import load
     from companion.web.app import create_app
 
@@ -181,7 +183,17 @@ def test_the_page_calibrates_at_corners_the_table_marked(tmp_path):
     assert answer.status_code == 400
     assert "convex" in answer.get_json()["error"]["message"]
     assert load(path).placed
-    # back to finding the board by itself: it cannot here, so the page says so
+    # back to finding the board by itself: it does (since the chips on its landscape cards
+    # count in the check that they sit inside their cells: a grid off the cards is refused)
+    answer = client.post("/api/calibration", json={"corners": None}, headers=pin)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["result"]["placed"] is False
+    assert session.reader.read(session._latest.image).cells == truth["cells"]
+    # ... and where the camera shows no board, the page says so
+    blank = tmp_path / "table_only.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 120, np.uint8))
+    with open_source(str(blank)) as source:
+        session.process_frame(source.read())
     answer = client.post("/api/calibration", json={"corners": None}, headers=pin)
     assert answer.status_code == 400
     assert answer.get_json()["error"]["code"] == "calibration_failed"
