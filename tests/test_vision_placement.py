@@ -1,6 +1,8 @@
 """The self-check of a located grid: chips sit inside their cells, or the grid is off."""
 
 import dataclasses
+import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -262,3 +264,32 @@ def test_chips_on_landscape_cards_are_counted_and_a_grid_half_a_cell_off_fails(a
     for dx, dy in ((0.5, 0.0), (0.0, 0.5)):
         off = chip_placement(warp_grid(image, shifted_quad(quad, dx, dy)), ColourProfile())
         assert off.misplaced, (dx, dy)
+
+
+def _independent(name: str):
+    path = Path(__file__).parent / "data" / "independent" / name
+    return cv2.imread(f"{path}.jpg"), json.loads(path.with_suffix(".json").read_text())
+
+
+def test_a_grid_over_the_margin_of_an_overexposed_board_is_refused_by_its_chips():
+    """The jax-like board of frame 1 of jax15, a third of a stop over with a soft shoulder
+    (``relight.py knee``): its grey gaps clipped white, the closer look's outline ran over the
+    margin on one side. Its chips sat across its cells, but on landscape cards the placement
+    check saw none of them: the grid was read, 2 chips read empty and 13 cells `?`."""
+    image, truth = _independent("knee_jax15_frame_0001")
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert any(trial[1] == "misplaced" for trial in reader._trials)
+    assert reading.cells == truth["cells"]
+
+
+def test_an_outline_moved_by_its_chips_does_not_stop_the_other_outlines_being_tried():
+    """A close-up text board (frame 40 of mixed14): the first outlines taken as the grid are
+    misplaced; the first one moved by its chips' offset reads plausibly with 23 cells `?`, and
+    another outline, tried next, reads every cell."""
+    image, truth = _independent("mixed14_frame_0040")
+    reader = BoardReader()
+    reading = reader.read(image)
+    tried = [trial[0] for trial in reader._trials]
+    assert "sheet+moved" in tried and reader.located_by == "sheet"
+    assert reading.cells == truth["cells"]

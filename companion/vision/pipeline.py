@@ -263,6 +263,10 @@ class TrialReading(NamedTuple):
     def lens(self) -> float:
         return self.state[BoardReader._LOCATED.index("lens")]
 
+    @property
+    def source(self) -> str:
+        return self.state[BoardReader._LOCATED.index("located_by")]
+
 
 PLACED_AREA = 400.0  # square pixels: given corners closer than this are a slip of the hand
 PLACED_SNAP = 0.35  # of a cell: given corners are moved onto grid lines at most this far
@@ -808,6 +812,7 @@ class BoardReader:
             if (
                 from_sheet(source)
                 and best is not None
+                and not from_sheet(best.source)
                 and _acceptable(best, top_match, calibrated)
                 and not _twins_doubtful(best.parts)
             ):
