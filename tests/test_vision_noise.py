@@ -78,7 +78,9 @@ def test_frame_noise_tells_grainy_frames_from_clean_ones():
 def test_a_board_lost_in_grain_is_found_on_a_copy_with_the_noise_taken_out():
     from test_vision_support import cli_frame, confidently_wrong
 
-    image, truth = cli_frame(7980031, 1, "cards", size=(640, 480))
+    # (frame 1 of seed 7980031, the frame here until the chips' lattice was fitted inside a
+    # board's outline, is found on the closer look now, read exactly)
+    image, truth = cli_frame(7980032, 6, "cards", size=(640, 480))
     noise = np.random.default_rng(1).normal(0.0, 12.0, image.shape)
     grainy = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     reading = BoardReader().read(grainy)

@@ -14,7 +14,7 @@ from companion.vision import analyze_image
 from companion.vision.colour import ColourProfile
 from companion.vision.geometry import screen_quad
 from companion.vision.pipeline import BoardReader, _unreadable_edge, shifted_quad, warp_grid
-from companion.vision.placement import chip_discs, chip_placement
+from companion.vision.placement import chip_discs, chip_lattice, chip_placement, lattice_window
 
 CELL_W, CELL_H = 30, 24
 
@@ -292,4 +292,39 @@ def test_an_outline_moved_by_its_chips_does_not_stop_the_other_outlines_being_tr
     reading = reader.read(image)
     tried = [trial[0] for trial in reader._trials]
     assert "sheet+moved" in tried and reader.located_by == "sheet"
+    assert reading.cells == truth["cells"]
+
+
+def test_the_chips_lattice_gives_the_board_cells_inside_an_outline_with_a_margin():
+    # a grid taken from the board's outline: its 10 "cells" span the margin too, so the
+    # board's own 10 cells are 0.88 of them wide, starting 0.6 in; 24 chips placed sloppily
+    rng = np.random.default_rng(3)
+    cells = rng.choice(100, 24, replace=False)
+    cols, rows = cells % 10, cells // 10
+    xs = 0.6 + (cols + 0.5 + rng.normal(0, 0.06, 24)) * 0.88
+    ys = 0.5 + (rows + 0.5 + rng.normal(0, 0.06, 24)) * 0.9
+    pitch, _ = chip_lattice(xs)
+    assert pitch == pytest.approx(0.88, abs=0.01)
+    x0, x1 = lattice_window(xs)
+    assert x0 == pytest.approx(0.6, abs=0.08) and x1 == pytest.approx(9.4, abs=0.15)
+    y0, y1 = lattice_window(ys)
+    assert y0 == pytest.approx(0.5, abs=0.08) and y1 == pytest.approx(9.5, abs=0.15)
+
+
+def test_chips_on_no_lattice_or_too_few_give_no_window():
+    rng = np.random.default_rng(4)
+    assert chip_lattice(rng.uniform(0, 10, 30)) is None  # scattered: no pitch lines them up
+    assert chip_lattice(np.array([1.5, 2.5, 4.5, 7.5])) is None  # too few to say
+
+
+@pytest.mark.parametrize("name", ["bright_jax15_frame_0065", "bright_mixed15_frame_0060"])
+def test_an_overexposed_board_is_read_on_the_lattice_its_chips_lie_on(name):
+    """Half a stop over and clipped (``relight.py bright``): the grey gaps between the cards
+    are as white as the cards, so no line of the grid is found, only the board's outline, its
+    margin taken for cells. The chips lie on the board's own lattice: the 10 pitches of it
+    that hold them all read the board exactly (before: no board found)."""
+    image, truth = _independent(name)
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reader.located_by.endswith("+fitted")
     assert reading.cells == truth["cells"]

@@ -67,7 +67,7 @@ from companion.vision.locate import (
 )
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
-from companion.vision.placement import placement_in_mask
+from companion.vision.placement import fitted_to_chips, placement_in_mask
 from companion.vision.reading import CORNER, NO_COLOUR, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.red_print import (
@@ -843,6 +843,15 @@ class BoardReader:
                 first_ok = first_ok or i == 0
                 continue
             placement = placement_in_mask(self._last_chip_mask)
+            if from_sheet(source) and not _moved_copy(source) and not lens:
+                # an outline of the whole board taken as the grid: where no line between the
+                # cards shows (an overexposed board's grey gaps clipped white), its margin is
+                # taken for cells too. The chips lie on the board's own lattice: the part of
+                # the outline its 10 pitches span is tried next (``placement.fitted_to_chips``)
+                window = fitted_to_chips(placement)
+                if window is not None and np.abs(np.subtract(window, FULL_WINDOW)).max() > 0.15:
+                    fitted = window_quad(quad, window)
+                    trials.insert(i + 1, (fitted, source + "+fitted", handicap, 0.0, lens))
             if placement.misplaced:
                 # chips across the grid's boundaries: the grid is off, and each such chip would
                 # be read in the wrong cell. Never report it; try once the grid moved by the
@@ -2049,8 +2058,8 @@ def _unreadable_edge(symbols: np.ndarray) -> bool:
 
 def _moved_copy(source: str) -> bool:
     """The trial is the located grid moved (by a whole cell, or by the chips' common
-    offset), not a grid the locator fitted."""
-    return "+shift(" in source or source.endswith("+moved")
+    offset) or cut down to the chips' lattice, not a grid the locator fitted."""
+    return "+shift(" in source or source.endswith("+moved") or source.endswith("+fitted")
 
 
 def _unknown_share(reading: BoardReading) -> float:
@@ -2217,10 +2226,20 @@ def shifted_quad(
     (and the frame's ``size``, (w, h)), the lensed grid's real corners moved along it."""
     if lens and size is not None:
         return shifted(np.asarray(quad, np.float64), lens, size, dx, dy)
+    return window_quad(quad, (dx, dy, 10 + dx, 10 + dy))
+
+
+FULL_WINDOW = (0.0, 0.0, 10.0, 10.0)  # (x0, y0, x1, y1): a grid's own 10x10 cells
+
+
+def window_quad(quad: np.ndarray, window: tuple[float, float, float, float]) -> np.ndarray:
+    """The quad (frame pixels) of the part of the grid ``quad`` from (x0, y0) to (x1, y1),
+    in its cells (``FULL_WINDOW``: the grid itself), under its perspective."""
+    x0, y0, x1, y1 = window
     grid = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
     hom = cv2.getPerspectiveTransform(grid, np.asarray(quad, np.float32))
-    moved = (grid + np.float32([dx, dy])).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(moved, hom).reshape(4, 2).astype(np.float64)
+    part = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(part, hom).reshape(4, 2).astype(np.float64)
 
 
 def corner_likeness(grid_bgr: np.ndarray) -> float:

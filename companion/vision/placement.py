@@ -183,3 +183,61 @@ def placement_in_mask(chip_mask: np.ndarray) -> ChipPlacement:
     """The chips of a grid image's any-chip-colour mask (``CellFeatures.chip_mask``, which the
     reading has measured already) and where they sit within their cells."""
     return chip_discs(cv2.erode(chip_mask, chips.ERODE))
+
+
+LATTICE_PITCHES = np.arange(0.7, 1.0501, 0.005)  # a board's pitch, in the grid's cells, tried
+LATTICE_CHIPS = 8  # a lattice is fitted to at least this many chips ...
+LATTICE_ALIGNED = 0.85  # ... whose centres line up on it this well (mean resultant length)
+LATTICE_REACH = 0.5  # the board's cells may reach this far (in the grid's cells) past the grid
+
+
+def chip_lattice(centres: np.ndarray) -> tuple[float, float] | None:
+    """The pitch and phase (in the grid's cells) of the lattice that chip centres (one axis's
+    coordinates, 0..10) line up on best, among ``LATTICE_PITCHES``: the board's own cells,
+    whatever the grid's (an outline of the whole board, its margin taken for cells, has a
+    pitch up to a fifth too wide). The phase is where one of the lattice's lines lies. None
+    with too few chips, or chips that line up on no pitch (``LATTICE_ALIGNED``)."""
+    if len(centres) < LATTICE_CHIPS:
+        return None
+    turns = np.exp(2j * np.pi * centres[None, :] / LATTICE_PITCHES[:, None]).mean(axis=1)
+    best = int(np.argmax(np.abs(turns)))
+    if abs(turns[best]) < LATTICE_ALIGNED:
+        return None
+    pitch = float(LATTICE_PITCHES[best])
+    centre_phase = float(np.angle(turns[best]) / (2 * np.pi) * pitch)
+    return pitch, (centre_phase - pitch / 2) % pitch
+
+
+def lattice_window(centres: np.ndarray) -> tuple[float, float] | None:
+    """Where the board's 10 cells lie along one axis of a grid (in its cells): the 10 pitches
+    of the chips' lattice (``chip_lattice``) that hold every chip, within the grid and
+    ``LATTICE_REACH`` beyond, the most nearly centred on it (a board's margins are alike on both sides)."""
+    fit = chip_lattice(centres)
+    if fit is None:
+        return None
+    pitch, phase = fit
+    best = None
+    for m in range(-4, 14):  # (pitch >= 0.7: these lines cover the grid and its reach)
+        start = phase + m * pitch
+        end = start + 10 * pitch
+        if start < -LATTICE_REACH or end > 10 + LATTICE_REACH:
+            continue
+        if centres.min() < start or centres.max() > end:
+            continue
+        off_centre = abs((start + end) / 2 - 5.0)
+        if best is None or off_centre < best[0]:
+            best = (off_centre, start, end)
+    return None if best is None else (best[1], best[2])
+
+
+def fitted_to_chips(placement: ChipPlacement) -> tuple[float, float, float, float] | None:
+    """The board's cells within a grid, from where its chips lie (x0, y0, x1, y1, in the
+    grid's cells), or None where the chips do not say."""
+    if not len(placement.cells):
+        return None
+    xs = placement.cells[:, 1] + 0.5 + placement.offsets[:, 0]
+    ys = placement.cells[:, 0] + 0.5 + placement.offsets[:, 1]
+    across, down = lattice_window(xs), lattice_window(ys)
+    if across is None or down is None:
+        return None
+    return across[0], down[0], across[1], down[1]
