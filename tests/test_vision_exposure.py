@@ -9,12 +9,11 @@ shoulder that crowds the highlights instead of clipping them), or under a haze."
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from test_vision_support import independent_image
 
 from companion.vision import BoardReader, BoardReading
 from companion.vision.exposure import (
@@ -27,7 +26,6 @@ from companion.vision.exposure import (
     retoned,
 )
 
-DATA = Path(__file__).parent / "data" / "independent"
 SPREAD = "found on a copy with the frame's highlights spread"
 
 
@@ -38,11 +36,6 @@ def overexposed(bgr: np.ndarray, stops: float = 0.43) -> np.ndarray:
     knee = np.where(x < 0.8, x, 0.8 + 0.2 * (1.0 - np.exp(-(x - 0.8) / 0.2)))
     image = np.clip(255.0 * knee, 0, 255).astype(np.uint8)
     return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], 1)
-
-
-def _frame(name: str):
-    truth = json.loads((DATA / f"{name}.json").read_text())
-    return cv2.imread(str(DATA / f"{name}.jpg")), truth
 
 
 def _wrong(reading, truth) -> list[tuple[int, int]]:
@@ -73,7 +66,7 @@ def test_a_board_in_crowded_highlights_is_found_and_read():
     """A jax board on a striped cloth, overexposed: the board's edge fades into the pale
     stripes, its card gaps are a few grey levels from the cards, and no grid was located on
     any look. On the copy with its highlights spread it is, and read in the frame itself."""
-    image, truth = _frame("jax15_frame_0014")
+    image, truth = independent_image("jax15_frame_0014")
     assert BoardReader().read(image).board_found  # as rendered: found
     reading = BoardReader().read(overexposed(image))
     assert reading.board_found, reading.notes
@@ -87,7 +80,7 @@ def test_chips_of_a_board_found_on_the_spread_copy_are_read_in_the_frame_too():
     """The spread copy darkens the chips' colours: read there alone, the eight green chips of
     this board (part of it off the frame's edge) read empty. Read in the frame itself too,
     where the two readings disagree the cell is `?`, never empty."""
-    image, truth = _frame("jax12_frame_0108")
+    image, truth = independent_image("jax12_frame_0108")
     reading = BoardReader().read(image)
     assert reading.board_found, reading.notes
     assert SPREAD in reading.notes
@@ -150,7 +143,7 @@ def test_a_grid_beside_an_arm_found_on_the_spread_copy_is_not_reported():
     """An arm across a board on a blue felt: on the spread copy an outline beside the arm
     read plausibly as a board, but in the frame itself 70 of its cells read `?` and seven
     blue chips that were not there. No board is reported rather than that one."""
-    image, truth = _frame("hands_s83_frame_0027")
+    image, truth = independent_image("hands_s83_frame_0027")
     reading = BoardReader().read(image)
     if reading.board_found:
         assert _wrong(reading, truth) == []
@@ -185,7 +178,7 @@ def test_chips_under_a_haze_are_not_read_empty():
     the glare veil, measured against the board's own dark level, does not see it, and 23
     red and green chips of this board, their colours paled, read empty. Taken off down to a
     usual dark level, the light division after it gives the chips their colour back."""
-    image, truth = _frame("jax15_frame_0014")
+    image, truth = independent_image("jax15_frame_0014")
     reading = BoardReader().read(hazed(image))
     assert reading.board_found, reading.notes
     assert _wrong(reading, truth) == []
@@ -196,7 +189,7 @@ def test_a_fixed_camera_keeps_reading_through_the_haze():
     """The frames after the first are read at the known place with the light kept from the
     first: the haze is kept with it (a light measured under the haze, divided out of a frame
     with the haze taken off, read every cell darker than it is)."""
-    image, truth = _frame("jax15_frame_0014")
+    image, truth = independent_image("jax15_frame_0014")
     misted = hazed(image)
     reader = BoardReader()
     first = reader.read(misted)
@@ -213,7 +206,7 @@ def test_the_gingham_board_once_found_only_at_given_corners_is_found_by_itself()
     """A jax-like board on a bright blue gingham (``test_calibration``: found before only at the
     corners a user gave): the cloth's pale checks crowd the frame's highlights, and on the
     copy with them spread its grid is located. Every cell reads right."""
-    image, truth = _frame("jax10_frame_0012")
+    image, truth = independent_image("jax10_frame_0012")
     reading = BoardReader().read(image)
     assert reading.board_found, reading.notes
     assert SPREAD in reading.notes
@@ -227,7 +220,7 @@ def test_a_clipped_board_with_one_chip_invents_no_chip_on_its_pictures_or_pips()
     round blobs of robe colour (2.8 px on cells 21 px wide) let a washed-out queen's robe
     read as a blue chip and six pale diamonds as a red one. Only blobs as wide as a chip can
     be (``chip_shapes.CHIP_SIDE_MIN``) measure it."""
-    image, truth = _frame("Lbright_jax15_frame_0105")
+    image, truth = independent_image("Lbright_jax15_frame_0105")
     reading = BoardReader().read(image)
     assert reading.board_found, reading.notes
     assert _wrong(reading, truth) == []
@@ -239,7 +232,7 @@ def test_a_grid_moved_off_the_cards_is_not_reported_by_its_ink_alone():
     layout's ink (0.59, decided by 0.45) while its empty twin cards looked 0.26 alike over 15
     pairs. Reported by the ink alone, it read 30 cells wrong; a moved grid whose twins are
     that unlike must read plausibly by itself."""
-    image, truth = _frame("Lbright_jax15_frame_0098")
+    image, truth = independent_image("Lbright_jax15_frame_0098")
     reading = BoardReader().read(image)
     if reading.board_found:
         assert _wrong(reading, truth) == []
@@ -251,7 +244,7 @@ def test_a_grid_under_a_haze_is_judged_with_the_haze_taken_off(name):
     frame is taken off there too. Left on, it greys the black printing and pales the red:
     the printed red/black pattern of these boards, located right, voted for no turn (its
     best match 0.3-0.45), and no board was found."""
-    image, truth = _frame(name)
+    image, truth = independent_image(name)
     reading = BoardReader().read(hazed(image))
     assert reading.board_found, reading.notes
     assert reading.orientation == truth["orientation"]

@@ -1,13 +1,11 @@
 """The self-check of a located grid: chips sit inside their cells, or the grid is off."""
 
 import dataclasses
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from test_vision_support import cli_frame, close_board_spec, spec_frame
+from test_vision_support import cli_frame, close_board_spec, independent_image, spec_frame
 
 from companion.render import random_spec, render_frame
 from companion.vision import analyze_image
@@ -266,17 +264,12 @@ def test_chips_on_landscape_cards_are_counted_and_a_grid_half_a_cell_off_fails(a
         assert off.misplaced, (dx, dy)
 
 
-def _independent(name: str):
-    path = Path(__file__).parent / "data" / "independent" / name
-    return cv2.imread(f"{path}.jpg"), json.loads(path.with_suffix(".json").read_text())
-
-
 def test_a_grid_over_the_margin_of_an_overexposed_board_is_refused_by_its_chips():
     """The jax-like board of frame 1 of jax15, a third of a stop over with a soft shoulder
     (``relight.py knee``): its grey gaps clipped white, the closer look's outline ran over the
     margin on one side. Its chips sat across its cells, but on landscape cards the placement
     check saw none of them: the grid was read, 2 chips read empty and 13 cells `?`."""
-    image, truth = _independent("knee_jax15_frame_0001")
+    image, truth = independent_image("knee_jax15_frame_0001")
     reader = BoardReader()
     reading = reader.read(image)
     assert any(trial[1] == "misplaced" for trial in reader._trials)
@@ -287,7 +280,7 @@ def test_an_outline_moved_by_its_chips_does_not_stop_the_other_outlines_being_tr
     """A close-up text board (frame 40 of mixed14): the first outlines taken as the grid are
     misplaced; the first one moved by its chips' offset reads plausibly with 23 cells `?`, and
     another outline, tried next, reads every cell."""
-    image, truth = _independent("mixed14_frame_0040")
+    image, truth = independent_image("mixed14_frame_0040")
     reader = BoardReader()
     reading = reader.read(image)
     tried = [trial[0] for trial in reader._trials]
@@ -317,13 +310,18 @@ def test_chips_on_no_lattice_or_too_few_give_no_window():
     assert chip_lattice(np.array([1.5, 2.5, 4.5, 7.5])) is None  # too few to say
 
 
-@pytest.mark.parametrize("name", ["bright_jax15_frame_0065", "bright_mixed15_frame_0060"])
+@pytest.mark.parametrize(
+    "name", ["bright_jax15_frame_0065", "bright_mixed15_frame_0060", "bright_jax15_frame_0002"]
+)
 def test_an_overexposed_board_is_read_on_the_lattice_its_chips_lie_on(name):
     """Half a stop over and clipped (``relight.py bright``): the grey gaps between the cards
     are as white as the cards, so no line of the grid is found, only the board's outline, its
     margin taken for cells. The chips lie on the board's own lattice: the 10 pitches of it
-    that hold them all read the board exactly (before: no board found)."""
-    image, truth = _independent(name)
+    that hold them all read the board exactly (before: no board found). On frame 2 (at JPEG
+    quality 80 here) the chips are small against the outline's cells: their discs count for
+    the lattice from 0.06 of a cell's shorter side squared (``LATTICE_AREA_MIN``), where the
+    check that chips sit inside their cells counted none of them."""
+    image, truth = independent_image(name)
     reader = BoardReader()
     reading = reader.read(image)
     assert reader.located_by.endswith("+fitted")

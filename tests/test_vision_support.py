@@ -111,14 +111,21 @@ def confidently_wrong(reading, truth_cells):
     ]
 
 
+def independent_image(name: str):
+    """The independent renderer's frame ``name`` (``tests/data/independent``) and its truth
+    (a dict: ``cells``, ``orientation``, ``hidden``)."""
+    truth = json.loads((DATA / "independent" / f"{name}.json").read_text())
+    return cv2.imread(str(DATA / "independent" / f"{name}.jpg")), truth
+
+
 def independent_frame(name: str):
     """Read the independent renderer's frame ``name`` (``tests/data/independent``: its JPEG
     and its truth) from scratch and check the board is found and turned right; the reading and
     the truth (a dict: ``cells``, ``orientation``, ``hidden``)."""
     from companion.vision import analyze_image
 
-    truth = json.loads((DATA / "independent" / f"{name}.json").read_text())
-    reading = analyze_image(cv2.imread(str(DATA / "independent" / f"{name}.jpg")))
+    image, truth = independent_image(name)
+    reading = analyze_image(image)
     assert reading.board_found
     assert reading.orientation == truth["orientation"]
     return reading, truth

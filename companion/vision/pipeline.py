@@ -501,6 +501,11 @@ class BoardReader:
         self._last_unknown = 0.0  # share of '?' in the last reading
         self._last_vote = None
         self._frames_since_vote = 0
+        # the board's outline cut down to the lattice of smaller discs too (the last resort
+        # of locating, see _locate_and_read), and whether that would give any outline tried a
+        # lattice its chips alone do not
+        self._small_lattice = False
+        self._small_lattice_helps = False
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         # the boundary contrast below which the board is no longer at the known place; a place
         # the user gave (``place``, a calibration with ``placed``) is kept at any contrast
@@ -702,6 +707,7 @@ class BoardReader:
         """Locate and read; when that finds no readable board, look again more thoroughly
         (fainter grids, every candidate, a finer copy of the frame)."""
         self._trials = []
+        self._small_lattice_helps = False
         reading = self._locate_and_read_once(bgr, notes, deep=False)
         if not reading.board_found:
             deep_notes: list[str] = []
@@ -733,6 +739,20 @@ class BoardReader:
                     notes[:] = [*toned_notes, "found on a copy with the frame's highlights spread"]
                     return own
                 self._forget_grid()
+        if not reading.board_found and self._small_lattice_helps:
+            # the last resort: the board's outline cut down to the lattice its chips and
+            # smaller discs lie on (``placement.LATTICE_AREA_MIN``), where the chips' own do
+            # not line up (tried before the copies above, it read an overexposed board with
+            # 32 cells `?` where the copy with its highlights spread reads 6)
+            self._small_lattice = True
+            try:
+                last_notes: list[str] = []
+                last = self._locate_and_read_once(bgr, last_notes, deep=True)
+            finally:
+                self._small_lattice = False
+            if last.board_found:
+                notes[:] = [*last_notes, "found on a second, closer look"]
+                return last
         if not reading.board_found and any(t[1] == "misplaced" for t in self._trials):
             notes.append("a grid was found, but chips sit across its cell boundaries: not read")
         return reading
@@ -848,7 +868,10 @@ class BoardReader:
                 # cards shows (an overexposed board's grey gaps clipped white), its margin is
                 # taken for cells too. The chips lie on the board's own lattice: the part of
                 # the outline its 10 pitches span is tried next (``placement.fitted_to_chips``)
-                window = fitted_to_chips(placement)
+                window = fitted_to_chips(self._last_chip_mask, small=self._small_lattice)
+                if window is None and deep and not self._small_lattice:
+                    helps = fitted_to_chips(self._last_chip_mask, small=True) is not None
+                    self._small_lattice_helps = self._small_lattice_helps or helps
                 if window is not None and np.abs(np.subtract(window, FULL_WINDOW)).max() > 0.15:
                     fitted = window_quad(quad, window)
                     trials.insert(i + 1, (fitted, source + "+fitted", handicap, 0.0, lens))

@@ -140,14 +140,15 @@ def _many_straddle(straddling: np.ndarray, least: int, share: float) -> bool:
     return n >= least and n >= share * len(straddling)
 
 
-def chip_discs(any_chip: np.ndarray) -> ChipPlacement:
-    """Chip-sized blobs of an eroded chip-colour mask (uint8, a grid image of 10x10 cells)."""
+def chip_discs(any_chip: np.ndarray, area_min: float = CHIP_AREA_MIN) -> ChipPlacement:
+    """Chip-sized blobs of an eroded chip-colour mask (uint8, a grid image of 10x10 cells),
+    from ``area_min`` of the square on a cell's shorter side."""
     h, w = any_chip.shape[0] / 10.0, any_chip.shape[1] / 10.0
     _, _, stats, centres = cv2.connectedComponentsWithStats(any_chip)
     bw, bh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     area, centres = stats[1:, cv2.CC_STAT_AREA], centres[1:]
     oversized = _oversized_disc(bw, bh, area, min(w, h))
-    lo, hi = CHIP_AREA_MIN * min(w, h) ** 2, CHIP_AREA_MAX * w * h
+    lo, hi = area_min * min(w, h) ** 2, CHIP_AREA_MAX * w * h
     # not ink strokes, specks, or something bigger than a chip (a card, a sleeve)
     chip = ~oversized & (lo <= area) & (area <= hi) & (bw <= 1.1 * w) & (bh <= 1.1 * h)
     u, v = centres[chip, 0] / w, centres[chip, 1] / h
@@ -189,6 +190,14 @@ LATTICE_PITCHES = np.arange(0.7, 1.0501, 0.005)  # a board's pitch, in the grid'
 LATTICE_CHIPS = 8  # a lattice is fitted to at least this many chips ...
 LATTICE_ALIGNED = 0.85  # ... whose centres line up on it this well (mean resultant length)
 LATTICE_REACH = 0.5  # the board's cells may reach this far (in the grid's cells) past the grid
+# where the chips' discs (``CHIP_AREA_MIN``) line up on no lattice, discs from this share of
+# the square on a cell's shorter side are taken: the margin taken for cells makes an
+# outline's cells bigger than the board's, and a chip smaller against them. (On 35
+# overexposed frames where no board was found, 0.06 found 8, every cell of them read right
+# or `?`, and 0.04 found 9, 2 cells wrong. Taken first, 0.06 moved the lattice of 16 boards
+# read on it, ink blobs among the chips: 2 cells wrong more, one board lost. So they are the
+# reader's last resort, see ``BoardReader._locate_and_read``)
+LATTICE_AREA_MIN = 0.06
 
 
 def chip_lattice(centres: np.ndarray) -> tuple[float, float] | None:
@@ -211,7 +220,7 @@ def chip_lattice(centres: np.ndarray) -> tuple[float, float] | None:
 def lattice_window(centres: np.ndarray) -> tuple[float, float] | None:
     """Where the board's 10 cells lie along one axis of a grid (in its cells): the 10 pitches
     of the chips' lattice (``chip_lattice``) that hold every chip, within the grid and
-    ``LATTICE_REACH`` beyond, the most nearly centred on it (a board's margins are alike on both sides)."""
+    ``LATTICE_REACH`` beyond, the most nearly centred on it (a board's margins are alike)."""
     fit = chip_lattice(centres)
     if fit is None:
         return None
@@ -230,14 +239,19 @@ def lattice_window(centres: np.ndarray) -> tuple[float, float] | None:
     return None if best is None else (best[1], best[2])
 
 
-def fitted_to_chips(placement: ChipPlacement) -> tuple[float, float, float, float] | None:
-    """The board's cells within a grid, from where its chips lie (x0, y0, x1, y1, in the
-    grid's cells), or None where the chips do not say."""
-    if not len(placement.cells):
-        return None
-    xs = placement.cells[:, 1] + 0.5 + placement.offsets[:, 0]
-    ys = placement.cells[:, 0] + 0.5 + placement.offsets[:, 1]
-    across, down = lattice_window(xs), lattice_window(ys)
-    if across is None or down is None:
-        return None
-    return across[0], down[0], across[1], down[1]
+def fitted_to_chips(
+    chip_mask: np.ndarray, small: bool = False
+) -> tuple[float, float, float, float] | None:
+    """The board's cells within a grid image, from where the chips of its any-chip-colour
+    mask (``CellFeatures.chip_mask``) lie: (x0, y0, x1, y1, in the grid's cells), or None
+    where the chips do not say; with ``small``, from smaller discs too where the chips' own
+    line up on no lattice (``LATTICE_AREA_MIN``)."""
+    eroded = cv2.erode(chip_mask, chips.ERODE)
+    for area_min in (CHIP_AREA_MIN, LATTICE_AREA_MIN) if small else (CHIP_AREA_MIN,):
+        placement = chip_discs(eroded, area_min)
+        xs = placement.cells[:, 1] + 0.5 + placement.offsets[:, 0]
+        ys = placement.cells[:, 0] + 0.5 + placement.offsets[:, 1]
+        across, down = lattice_window(xs), lattice_window(ys)
+        if across is not None and down is not None:
+            return across[0], down[0], across[1], down[1]
+    return None
