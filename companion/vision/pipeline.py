@@ -67,7 +67,7 @@ from companion.vision.locate import (
 )
 from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
-from companion.vision.placement import fitted_to_chips, placement_in_mask
+from companion.vision.placement import fitted_to_chips, placement_in_mask, small_discs
 from companion.vision.reading import CORNER, NO_COLOUR, BoardReading
 from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_chips_on_black
 from companion.vision.red_print import (
@@ -868,10 +868,14 @@ class BoardReader:
                 # cards shows (an overexposed board's grey gaps clipped white), its margin is
                 # taken for cells too. The chips lie on the board's own lattice: the part of
                 # the outline its 10 pitches span is tried next (``placement.fitted_to_chips``)
-                window = fitted_to_chips(self._last_chip_mask, small=self._small_lattice)
-                if window is None and deep and not self._small_lattice:
-                    helps = fitted_to_chips(self._last_chip_mask, small=True) is not None
-                    self._small_lattice_helps = self._small_lattice_helps or helps
+                window = fitted_to_chips(placement)
+                if window is None and deep:
+                    # (smaller discs too only as the last resort: see _locate_and_read)
+                    small = fitted_to_chips(small_discs(self._last_chip_mask))
+                    if self._small_lattice:
+                        window = small
+                    elif small is not None:
+                        self._small_lattice_helps = True
                 if window is not None and np.abs(np.subtract(window, FULL_WINDOW)).max() > 0.15:
                     fitted = window_quad(quad, window)
                     trials.insert(i + 1, (fitted, source + "+fitted", handicap, 0.0, lens))

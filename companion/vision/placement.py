@@ -239,19 +239,18 @@ def lattice_window(centres: np.ndarray) -> tuple[float, float] | None:
     return None if best is None else (best[1], best[2])
 
 
-def fitted_to_chips(
-    chip_mask: np.ndarray, small: bool = False
-) -> tuple[float, float, float, float] | None:
-    """The board's cells within a grid image, from where the chips of its any-chip-colour
-    mask (``CellFeatures.chip_mask``) lie: (x0, y0, x1, y1, in the grid's cells), or None
-    where the chips do not say; with ``small``, from smaller discs too where the chips' own
-    line up on no lattice (``LATTICE_AREA_MIN``)."""
-    eroded = cv2.erode(chip_mask, chips.ERODE)
-    for area_min in (CHIP_AREA_MIN, LATTICE_AREA_MIN) if small else (CHIP_AREA_MIN,):
-        placement = chip_discs(eroded, area_min)
-        xs = placement.cells[:, 1] + 0.5 + placement.offsets[:, 0]
-        ys = placement.cells[:, 0] + 0.5 + placement.offsets[:, 1]
-        across, down = lattice_window(xs), lattice_window(ys)
-        if across is not None and down is not None:
-            return across[0], down[0], across[1], down[1]
-    return None
+def fitted_to_chips(placement: ChipPlacement) -> tuple[float, float, float, float] | None:
+    """The board's cells within a grid, from where its chips (or discs: ``small_discs``) lie:
+    (x0, y0, x1, y1, in the grid's cells), or None where they do not say."""
+    xs = placement.cells[:, 1] + 0.5 + placement.offsets[:, 0]
+    ys = placement.cells[:, 0] + 0.5 + placement.offsets[:, 1]
+    across, down = lattice_window(xs), lattice_window(ys)
+    if across is None or down is None:
+        return None
+    return across[0], down[0], across[1], down[1]
+
+
+def small_discs(chip_mask: np.ndarray) -> ChipPlacement:
+    """The discs of a grid image's any-chip-colour mask from ``LATTICE_AREA_MIN`` of the
+    square on a cell's shorter side (chips small against the cells, and bold ink)."""
+    return chip_discs(cv2.erode(chip_mask, chips.ERODE), LATTICE_AREA_MIN)
