@@ -121,6 +121,8 @@ MOVED_UNKNOWN = 0.5  # a fast-path reading suddenly this unreadable ...
 MOVED_CONTRAST = 0.8  # ... with the grid lines this much fainter: perhaps the board moved
 REORIENT_MARGIN = 0.3
 LOCATE_CANDIDATES = 3
+# a trial's note: the outline's smaller discs line up on a lattice its chips do not
+SMALL_LATTICE = "lattice of smaller discs"
 BLANK_CONTENT = chips.BLANK_CONTENT  # a cell with less ink or colour than this shows no printing
 BLANK_WEIGHT = 3.0
 CORNER_WEIGHT = 1.0
@@ -437,7 +439,12 @@ def grid_likeness(a: np.ndarray, b: np.ndarray) -> float:
     0.8 of the light with sensor noise 1.00; five chips more at once 0.81-0.96; the same place
     in another frame of the same size (the board moved off, another table) 0.06 in the
     median, 0.42 at most over 96 pairs."""
-    return float(np.vdot(grid_thumbnail(a), grid_thumbnail(b)))
+    return thumbnail_likeness(grid_thumbnail(a), grid_thumbnail(b))
+
+
+def thumbnail_likeness(a: np.ndarray, b: np.ndarray) -> float:
+    """The correlation of two :func:`grid_thumbnail` s (see :func:`grid_likeness`)."""
+    return float(np.vdot(a, b))
 
 
 def boundary_contrast(grid_bgr: np.ndarray) -> float:
@@ -501,11 +508,6 @@ class BoardReader:
         self._last_unknown = 0.0  # share of '?' in the last reading
         self._last_vote = None
         self._frames_since_vote = 0
-        # the board's outline cut down to the lattice of smaller discs too (the last resort
-        # of locating, see _locate_and_read), and whether that would give any outline tried a
-        # lattice its chips alone do not
-        self._small_lattice = False
-        self._small_lattice_helps = False
         self._orientation_fixed = calibration is not None  # no re-orienting by the ink vote
         # the boundary contrast below which the board is no longer at the known place; a place
         # the user gave (``place``, a calibration with ``placed``) is kept at any contrast
@@ -694,7 +696,7 @@ class BoardReader:
         if seen_thumb is None:
             seen_thumb = grid_thumbnail(seen)
         thumb = grid_thumbnail(grid)
-        return thumb if float(np.vdot(thumb, seen_thumb)) >= STILL_LIKE else None
+        return thumb if thumbnail_likeness(thumb, seen_thumb) >= STILL_LIKE else None
 
     def _located_state(self) -> tuple:
         return tuple(getattr(self, name) for name in self._LOCATED)
@@ -707,7 +709,6 @@ class BoardReader:
         """Locate and read; when that finds no readable board, look again more thoroughly
         (fainter grids, every candidate, a finer copy of the frame)."""
         self._trials = []
-        self._small_lattice_helps = False
         reading = self._locate_and_read_once(bgr, notes, deep=False)
         if not reading.board_found:
             deep_notes: list[str] = []
@@ -739,17 +740,13 @@ class BoardReader:
                     notes[:] = [*toned_notes, "found on a copy with the frame's highlights spread"]
                     return own
                 self._forget_grid()
-        if not reading.board_found and self._small_lattice_helps:
+        if not reading.board_found and any(t[1] == SMALL_LATTICE for t in self._trials):
             # the last resort: the board's outline cut down to the lattice its chips and
             # smaller discs lie on (``placement.LATTICE_AREA_MIN``), where the chips' own do
             # not line up (tried before the copies above, it read an overexposed board with
             # 32 cells `?` where the copy with its highlights spread reads 6)
-            self._small_lattice = True
-            try:
-                last_notes: list[str] = []
-                last = self._locate_and_read_once(bgr, last_notes, deep=True)
-            finally:
-                self._small_lattice = False
+            last_notes: list[str] = []
+            last = self._locate_and_read_once(bgr, last_notes, deep=True, small_lattice=True)
             if last.board_found:
                 notes[:] = [*last_notes, "found on a second, closer look"]
                 return last
@@ -784,7 +781,12 @@ class BoardReader:
         return self._read_grid(grid, notes, frame=bgr)
 
     def _locate_and_read_once(
-        self, bgr: np.ndarray, notes: list[str], deep: bool, min_plausibility: float = -np.inf
+        self,
+        bgr: np.ndarray,
+        notes: list[str],
+        deep: bool,
+        min_plausibility: float = -np.inf,
+        small_lattice: bool = False,
     ) -> BoardReading:
         """Try the best few located grids; keep the one whose reading is most plausible (the
         ink pattern matches the layout best, the fewest cells unknown); none reading less
@@ -870,13 +872,14 @@ class BoardReader:
                 # the outline its 10 pitches span is tried next (``placement.fitted_to_chips``)
                 window = fitted_to_chips(placement)
                 if window is None and deep:
-                    # (smaller discs too only as the last resort: see _locate_and_read)
+                    # smaller discs too only as the last resort (``small_lattice``, see
+                    # _locate_and_read); before it, the trials note that they would line up
                     small = fitted_to_chips(small_discs(self._last_chip_mask))
-                    if self._small_lattice:
+                    if small_lattice:
                         window = small
                     elif small is not None:
-                        self._small_lattice_helps = True
-                if window is not None and np.abs(np.subtract(window, FULL_WINDOW)).max() > 0.15:
+                        self._trials.append((source, SMALL_LATTICE))
+                if window is not None and _window_moved(window):
                     fitted = window_quad(quad, window)
                     trials.insert(i + 1, (fitted, source + "+fitted", handicap, 0.0, lens))
             if placement.misplaced:
@@ -2257,6 +2260,12 @@ def shifted_quad(
 
 
 FULL_WINDOW = (0.0, 0.0, 10.0, 10.0)  # (x0, y0, x1, y1): a grid's own 10x10 cells
+WINDOW_MOVED = 0.15  # of a cell: a part of a grid whose side lies this far off is another grid
+
+
+def _window_moved(window: tuple[float, float, float, float]) -> bool:
+    """Whether a part of a grid (``window_quad``) is another grid than the grid itself."""
+    return float(np.abs(np.subtract(window, FULL_WINDOW)).max()) > WINDOW_MOVED
 
 
 def window_quad(quad: np.ndarray, window: tuple[float, float, float, float]) -> np.ndarray:
