@@ -177,6 +177,13 @@ TWINS_SURE = 0.6
 # wide, fooled the fit by a cell along both axes: the moves along one axis ran off the frame
 # or still read a margin line; 42 of 100 cells read wrong on an independently drawn frame)
 ONE_CELL_MOVES = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))
+# a felt margin a cell wide beside a striped table fooled the fit by two cells (its lines
+# 0.94 explained, the chips inside its cells): where the best grid read so far is still
+# implausible once the one-cell moves are read, the grid moved by two cells is read too
+TWO_CELL_MOVES = (
+    (-2, 0), (2, 0), (0, -2), (0, 2),
+    (-2, -1), (-2, 1), (2, -1), (2, 1), (-1, -2), (1, -2), (-1, 2), (1, 2),
+)  # fmt: skip
 CONFIDENT_PLAUSIBILITY = 0.9  # the fitted grid reads this well: alternatives are not tried
 PLAIN_FALLBACK_UNKNOWN = 0.1  # a lensed grid's plain twin must read this share more cells
 # a board read on the first look with more of its empty cells showing no printing than
@@ -809,19 +816,30 @@ class BoardReader:
             trials.append(plain_trial)
         last_first = trials[-1] if trials else None  # the located grid's own trials end here
         h, w = bgr.shape[:2]
-        for dx, dy in ONE_CELL_MOVES:
+
+        def moves(steps: tuple[tuple[int, int], ...]) -> list[tuple]:
             # a margin or frame line can fool the fit by exactly one cell; a moved grid must
             # read clearly better than the fitted one, and is read only when the fitted one
             # is not misplaced (its chips inside its cells)
-            if first is not None:
-                lens = first.lens
-                moved = shifted_quad(first.quad, dx, dy, lens, (w, h))
+            out = []
+            for dx, dy in steps if first is not None else ():
+                moved = shifted_quad(first.quad, dx, dy, first.lens, (w, h))
                 if np.all((moved >= -2) & (moved <= [w + 1, h + 1])):
                     src = first.source + f"+shift({dx},{dy})"
-                    trials.append((moved, src, SHIFT_MARGIN, 0.0, lens))
+                    out.append((moved, src, SHIFT_MARGIN, 0.0, first.lens))
+            return out
+
+        trials += moves(ONE_CELL_MOVES)
 
         def runners_up() -> list[tuple]:  # the other located grids, tried last
-            return [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
+            further = []
+            if (
+                best is not None
+                and best.plausibility < PLAUSIBLE_MIN
+                and not _moved_copy(best.source)
+            ):
+                further = moves(TWO_CELL_MOVES)  # (see TWO_CELL_MOVES)
+            return further + [(f.quad, f.source, 0.0, f.lines, f.lens) for f in fits[1:]]
 
         first_ok = False
         first_misplaced = False  # the located grid put its chips across its cells' boundaries
