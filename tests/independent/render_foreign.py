@@ -889,7 +889,18 @@ def photograph(flat, cells, truth_cells, rng, fw, fh, orient, hands, light, edge
                 x0, y0, x1, y1 = [int(round(v)) for v in cells[rr * 10 + cc]]
                 if back[y0:y1, x0:x1].mean() > 0.25:
                     hidden.append([rr, cc])
-    return img, hidden
+    return img, hidden, grid_quad(cells, Hm)
+
+
+def grid_quad(cells, hom):
+    """The playing area's outer lattice lines (half a gap outside the outer cards) on screen:
+    TL, TR, BR, BL in the frame's pixels, for measuring how far a located grid lies off."""
+    (ax0, ay0, ax1, ay1), (bx0, by0) = cells[0], cells[11][:2]
+    gx, gy = (bx0 - ax1) / 2, (by0 - ay1) / 2  # half the gap between cards
+    x0, y0 = ax0 - gx, ay0 - gy
+    x1, y1 = cells[99][2] + gx, cells[99][3] + gy
+    pts = np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]])
+    return cv2.perspectiveTransform(pts, hom)[0].round(2).tolist()
 
 
 def finish(img, rng):
@@ -1027,7 +1038,7 @@ def render_one(job):
             light[0] * math.sin(t) + light[1] * math.cos(t),
         )
         truth_cells = place_chips(flat, cells, rng, fl, None, base)
-        img, hidden = photograph(
+        img, hidden, quad = photograph(
             flat, cells, truth_cells, rng, fw, fh, orient, hands, light, edge_t
         )
         truth = {
@@ -1036,6 +1047,7 @@ def render_one(job):
             "cells": truth_cells,
             "hidden": hidden,
             "art": art,
+            "grid": quad,
         }
     img = finish(img, rng)
     name = os.path.join(out, "frame_%04d" % i)
