@@ -818,9 +818,9 @@ class BoardReader:
         h, w = bgr.shape[:2]
 
         def moves(steps: tuple[tuple[int, int], ...]) -> list[tuple]:
-            # a margin or frame line can fool the fit by exactly one cell; a moved grid must
-            # read clearly better than the fitted one, and is read only when the fitted one
-            # is not misplaced (its chips inside its cells)
+            # a margin or frame line can fool the fit by a cell (or two: TWO_CELL_MOVES); a
+            # moved grid must read clearly better than the fitted one, and is read only when
+            # the fitted one is not misplaced (its chips inside its cells)
             out = []
             for dx, dy in steps if first is not None else ():
                 moved = shifted_quad(first.quad, dx, dy, first.lens, (w, h))

@@ -2,7 +2,8 @@
 """Independent synthetic photo renderer for Sequence boards (held-out test set).
 
 python render_foreign.py OUTDIR --art {jax,paper,felt,wood,none,mixed} --count N --seed S [--hands F]
-Writes OUTDIR/frame_NNNN.jpg + frame_NNNN.json (ground truth, canonical orientation).
+Writes OUTDIR/frame_NNNN.jpg + frame_NNNN.json (ground truth, canonical orientation; on a
+board frame also the playing area's outer lattice on screen, ``grid``: TL, TR, BR, BL pixels).
 
 Written by a separate session from a brief (the layout, the JSON contract, what public photos of
 the retail board show), without reading companion/render or companion/vision, so that its frames
