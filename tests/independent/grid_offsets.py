@@ -5,11 +5,12 @@ python tests/independent/grid_offsets.py DIR [--worst N]
 
 Reads every DIR/*.jpg from scratch (a fresh ``BoardReader`` per frame, as ``companion analyze``
 does) and compares the grid it located with the truth's ``grid`` (the playing area's outer
-lattice on screen, written by render_foreign.py since 2ce00f5; older truth files lack it and
-are skipped). The offset of a frame is the largest distance over the grid's 121 lattice
-points, in cells of the truth grid, under the best of the 8 ways to pair the corners. A grid
-with a lens fitted is compared by its corners and the homography between them (the renderer
-draws no lens). Not part of the package and not run by the test suite.
+lattice on screen in canonical order, A1 corner first, written by render_foreign.py since
+2ce00f5; older truth files lack it and are skipped). The offset of a frame is the largest
+distance over the 121 lattice points, in cells of the truth grid, between the truth and the
+grid as read: its canonical corners (``BoardReading.corners``) bent by the lens it fitted
+(``lens.grid_to_frame``; the renderer draws none), so a board turned wrong is far off too.
+Not part of the package and not run by the test suite.
 """
 
 import argparse
@@ -18,33 +19,23 @@ import json
 import os
 from multiprocessing import Pool
 
-import cv2
 import numpy as np
 
 from companion.vision import BoardReader
 from companion.vision.imageio import read_image
+from companion.vision.lens import grid_to_frame
 
-UNIT = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
-LATTICE = np.float32([[x, y] for y in range(11) for x in range(11)]).reshape(-1, 1, 2)
-
-
-def lattice(quad) -> np.ndarray:
-    hom = cv2.getPerspectiveTransform(UNIT, np.float32(quad))
-    return cv2.perspectiveTransform(LATTICE, hom)[:, 0]
+LATTICE = np.float64([[x, y] for y in range(11) for x in range(11)])
 
 
-def grid_offset(found, truth) -> float:
-    """The largest distance between the two grids' lattice points, in the truth's cells."""
-    truth = np.float32(truth)
+def grid_offset(corners, lens: float, size: tuple[int, int], truth) -> float:
+    """The largest distance between the lattice points of the grid read (canonical
+    ``corners`` under ``lens`` in a frame of ``size``) and the truth's, in the truth's cells."""
+    truth = np.float64(truth)
     cell = min(np.linalg.norm(truth[1] - truth[0]), np.linalg.norm(truth[3] - truth[0])) / 10
-    want = lattice(truth)
-    best = np.inf
-    for turn in range(4):
-        for flip in (False, True):
-            quad = np.roll(np.float32(found), turn, axis=0)
-            quad = quad[::-1] if flip else quad
-            best = min(best, float(np.linalg.norm(lattice(quad) - want, axis=1).max()))
-    return float(best / cell)
+    want = grid_to_frame(truth, 0.0, size, LATTICE)
+    found = grid_to_frame(np.float64(corners), lens, size, LATTICE)
+    return float(np.linalg.norm(found - want, axis=1).max() / cell)
 
 
 def one(path: str):
@@ -52,17 +43,15 @@ def one(path: str):
         truth = json.load(f)
     if not truth.get("grid"):
         return None
+    image = read_image(path)
     reader = BoardReader()
-    reading = reader.read(read_image(path))
+    reading = reader.read(image)
     name = os.path.basename(path)
     if not reading.board_found:
         return name, None, None, 0.0
-    return (
-        name,
-        round(float(grid_offset(reader.quad, truth["grid"])), 3),
-        reader.located_by,
-        reader.lens,
-    )
+    size = (image.shape[1], image.shape[0])
+    offset = grid_offset(reading.corners, reader.lens, size, truth["grid"])
+    return name, round(offset, 3), reader.located_by, reader.lens
 
 
 def main():
