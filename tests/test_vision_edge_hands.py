@@ -171,3 +171,17 @@ def test_fingers_reaching_in_over_the_edge_are_no_red_chips():
         assert reading.cells[r][c] in ("?", truth["cells"][r][c]), (r, c)
     assert {"C1", "D1"} <= set(reading.unknown_reasons)
     assert "fingers_at_edge" in reading.unknown_reasons["D1"]
+
+
+def test_red_chips_at_the_edge_of_a_maroon_board_are_no_fingers():
+    """Never-seen cards-art frame (`companion render --seed 77577 --art cards --hands 0.2
+    --board-share 0.3-0.95`, frame 114): two big red chips side by side on the bottom row of
+    a maroon board, no hand anywhere. The board's red gaps join their discs into one blob,
+    twice its inner circle, as little round as fingers reaching in over the edge, and both
+    were `?`; with the cells' red borders left out (the board's own red) they read red."""
+    image, truth = cli_frame(77577, 114, "cards", hands=0.2, board_share=(0.3, 0.95))
+    reading = BoardReader().read(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    assert not truth.occluded.any()
+    assert [truth.cells[r][0] for r in (6, 7)] == ["R", "R"]
+    assert reading.cells == truth.cells
