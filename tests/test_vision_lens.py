@@ -3,6 +3,8 @@ of a lens to bent grid lines, and warping a grid through its lens."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -445,3 +447,49 @@ def test_a_grid_whose_boundaries_seem_off_pitch_is_looked_at_through_its_lens():
     assert reader.lens < -0.05
     assert not any(axis.wrong_pitch for axis in grid_shear(grey, reader.quad, reader.lens))
     assert reading.cells == truth.cells
+
+
+@pytest.mark.parametrize(("lam", "kept"), [(0.06, True), (0.12, False)])
+def test_a_clear_pincushion_is_kept_only_as_weak_as_a_camera_has(lam, kept):
+    """Lines bent outwards (a pincushion lens) measured as precisely as any barrel: a weak
+    one is a lens, one of a tenth at the half-diagonal is no camera a player holds."""
+    from companion.vision.locate import LensRefit, lens_is_clear
+
+    pts, k, axis = _line_observations(QUAD, lam, noise=0.3)
+    fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
+    assert abs(fit.lam - lam) < 0.02
+    refit = LensRefit(
+        quad=fit.corners(SIZE),
+        lam=fit.lam,
+        cost=fit.cost,
+        plain_cost=fit.plain_cost,
+        trimmed_cost=fit.trimmed_cost,
+        plain_trimmed_cost=fit.plain_trimmed_cost,
+    )
+    assert lens_is_clear(refit) == kept
+    # the same bend measured as precisely the other way (barrel) is a lens
+    assert lens_is_clear(dataclasses.replace(refit, lam=-refit.lam))
+
+
+def test_a_board_drawn_without_a_lens_is_not_given_a_pincushion():
+    """A Jax-like board drawn without a lens (jax22 frame 35, never tuned on): its outer cards
+    meet a darker band, and a pincushion of 0.19 fitted to its lines passed as clear, leaving
+    a corner of the grid two thirds of a cell off. The plain grid lies within a tenth of a
+    cell of the truth's."""
+    from test_vision_support import independent_image
+
+    from companion.vision import BoardReader
+    from companion.vision.lens import grid_to_frame
+
+    image, truth = independent_image("jax22_frame_0035")
+    reader = BoardReader()
+    reading = reader.read(image)
+    assert reading.orientation == truth["orientation"] and reader.lens == 0.0
+    size = image.shape[1], image.shape[0]
+    lattice = np.float64([[x, y] for y in range(11) for x in range(11)])
+    want = grid_to_frame(np.float64(truth["grid"]), 0.0, size, lattice)
+    found = grid_to_frame(np.float64(reading.corners), reader.lens, size, lattice)
+    cell = np.linalg.norm(want[10] - want[0]) / 10
+    assert np.linalg.norm(found - want, axis=1).max() < 0.1 * cell
+    cells = [(r, c) for r in range(10) for c in range(10)]
+    assert all(reading.cells[r][c] in ("?", truth["cells"][r][c]) for r, c in cells)

@@ -40,7 +40,7 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
-from companion.vision.lens import fit_at, fit_lens, grid_to_frame, warp_lensed
+from companion.vision.lens import fit_at, fit_lens, grid_to_frame, undistort, warp_lensed
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 from companion.vision.stats import grey_median, median
@@ -918,14 +918,19 @@ POLISH_BELOW = 0.95
 EXPLAINED_WITHIN = 0.05  # of a cell: an observed line this near a grid's own explains it
 
 
-def lines_explained(grey: np.ndarray, quad: np.ndarray) -> float:
+def lines_explained(grey: np.ndarray, quad: np.ndarray, lam: float = 0.0) -> float:
     """The share of a grid's inner lines, each observed in ``LENS_BANDS`` bands within a sixth
     of a cell of its place (:func:`lens_observations`), that show as real dark lines (above
-    their profile's mean) within ``EXPLAINED_WITHIN`` of a cell of where ``quad`` puts them."""
-    obs, strengths = lens_observations(grey, quad, 0.0, 1 / 6, False)
-    to_grid = homography(np.asarray(quad, np.float64), rect_points(10, 10))
+    their profile's mean) within ``EXPLAINED_WITHIN`` of a cell of where ``quad`` (its seen
+    corners) under lens ``lam`` puts them."""
+    size = grey.shape[1], grey.shape[0]
+    obs, strengths = lens_observations(grey, quad, lam, 1 / 6, False)
+    if not len(obs):
+        return 0.0
+    to_grid = homography(undistort(quad, lam, size), rect_points(10, 10))
+    obs[:, :2] = undistort(obs[:, :2], lam, size)
     near = _line_residuals(to_grid, obs) < EXPLAINED_WITHIN
-    return float(np.mean(near & (strengths > 1.0))) if len(obs) else 0.0
+    return float(np.mean(near & (strengths > 1.0)))
 
 
 def polish_grid(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -1199,6 +1204,12 @@ TRIMMED_TIER = (0.025, 0.6)
 # closely (cells^2): every lens kept on 399 dev frames fitted them within 3e-5; lines smeared
 # by motion blur scatter far more, and a lens "fitted" to them bends a grid of the wrong pitch
 LENS_PRECISION = 0.0005
+# ... and a pincushion lens never stronger than this: phones and webcams bend a table's lines
+# outwards (barrel) if at all, and a pincushion of a tenth at the half-diagonal is no camera a
+# player holds. Fitted to the lines of boards drawn without a lens, on a Jax-like art whose
+# outer cards meet a darker band, 0.10-0.19 were "clear" and left a corner of the grid up to
+# two thirds of a cell off; the renderer's pincushion lenses (to 0.08) were fitted 0.09 at most
+LENS_PINCUSHION_MAX = 0.09
 
 
 @dataclass(frozen=True, slots=True)
@@ -1245,8 +1256,9 @@ def lens_is_clear(bent: LensRefit) -> bool:
     """Whether a fitted lens bends the grid clearly and explains its lines clearly better
     than one plain homography (else the plain grid is kept, so unbent frames read as before),
     judged on all observations (``LENS_TIERS``) or on the best-fitting ones
-    (``TRIMMED_TIER``), those fitting within ``LENS_PRECISION``."""
-    if bent.trimmed_cost > LENS_PRECISION:
+    (``TRIMMED_TIER``), those fitting within ``LENS_PRECISION``; never a pincushion stronger
+    than ``LENS_PINCUSHION_MAX``."""
+    if bent.trimmed_cost > LENS_PRECISION or bent.lam > LENS_PINCUSHION_MAX:
         return False
     ratio = bent.cost / max(bent.plain_cost, 1e-12)
     if any(abs(bent.lam) >= bend and ratio <= share for bend, share in LENS_TIERS):
