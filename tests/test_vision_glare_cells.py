@@ -161,3 +161,24 @@ def test_a_red_chip_turned_pink_by_glare_is_never_read_empty():
     assert cells[3][9] in ("R", "?")
     for got_row, want_row in zip(cells, truth.cells, strict=True):
         assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))
+
+
+def test_chips_washed_out_to_a_faint_tint_on_a_card_showing_no_printing_are_unknown():
+    """Never-seen cards-art frame (`companion render --seed 66566 --art cards --hands 0
+    --board-share 0.3-0.95`, frame 122): a board lit close to clipping, glare over its edge.
+    A green and a red chip there kept a pale tint over 0.19-0.2 of their cells (a washed-out
+    chip's 0.25 asked), and their cards no printing at all: both read empty at confidence 1.0.
+    A card always prints something; a cell showing none lost it to the glare with whatever lay
+    on it, and there a fainter tint is a chip's: unknown."""
+    from test_vision_support import cli_frame
+
+    image, truth = cli_frame(66566, 122, "cards", board_share=(0.3, 0.95))
+    assert [truth.cells[r][0] for r in (3, 4)] == ["G", "R"]
+    reading = BoardReader().read(image)
+    assert reading.board_found and reading.orientation == truth.orientation
+    for name in ("A4", "A5"):
+        r, c = int(name[1:]) - 1, "ABCDEFGHIJ".index(name[0])
+        assert reading.cells[r][c] == "?"
+        assert "washed_unmeasured" in reading.unknown_reasons[name]
+    for got_row, want_row in zip(reading.cells, truth.cells, strict=True):
+        assert all(g in (w, "?") for g, w in zip(got_row, want_row, strict=True))

@@ -67,6 +67,7 @@ GLARE_MAX = 0.25
 BLANK_CONTENT = 0.02  # a cell with less ink or colour than this share shows no printing
 GLARE_ALL = 0.9  # a cell (nearly) all clipped white could hide a washed-out chip
 WASHED_TINT = 0.25  # a broad pale tint over this much of a clipped cell: a washed-out chip
+WASHED_BLANK_TINT = 0.15  # ... or this much where the cell shows no printing at all
 SOLIDITY_MIN = 0.45  # eroded / raw colour fraction of a red chip (a solid disc) at least
 REFERENCE_MARGIN = 0.12  # with a calibration, a chip shows this much more than the empty cell
 RED_CORE_MIN = 0.26  # eroded red share no printed symbol keeps (bold ink < INK_ERODED_MAX) ...
@@ -2446,11 +2447,14 @@ def classify(
         # glare on a board lit close to clipping is not taken off: a chip it washed out keeps
         # only a broad pale tint, its darkest level lifted with the card's (a card's printing
         # under the same glare keeps its strokes, and no broad tint)
+        # (a cell that shows no printing at all, which every card has, lost it to the glare
+        # with whatever lay over it: a fainter tint there is the chip's)
+        tint_min = np.where(feats.content < BLANK_CONTENT, WASHED_BLANK_TINT, WASHED_TINT)
         causes["washed_unmeasured"] = (
             (is_ink | is_empty)
             & feats.glare_unmeasured
             & (feats.black >= VEIL_BLACK)
-            & (feats.veil_tint >= WASHED_TINT)
+            & (feats.veil_tint >= tint_min)
         )
         occluded = occluded | causes["washed_unmeasured"]
     if covers and feats.glare_added is not None:
