@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 import pytest
-from test_vision_support import independent_image, make_frame
+from test_vision_support import grid_offset, independent_image, make_frame
 
 from companion.vision import BoardReader
 from companion.vision.geometry import (
@@ -490,11 +490,6 @@ def test_a_jax_like_boards_grid_is_located_on_its_cards_gaps_not_pulled_by_its_m
     reader = BoardReader()
     reading = reader.read(image)
     assert reading.orientation == truth["orientation"]
-    size = image.shape[1], image.shape[0]
-    lattice = np.float64([[x, y] for y in range(11) for x in range(11)])
-    want = grid_to_frame(np.float64(truth["grid"]), 0.0, size, lattice)
-    found = grid_to_frame(np.float64(reading.corners), reader.lens, size, lattice)
-    cell = np.linalg.norm(want[10] - want[0]) / 10
-    assert np.linalg.norm(found - want, axis=1).max() < 0.1 * cell
+    assert grid_offset(image, reading, reader.lens, truth["grid"]) < 0.1
     cells = [(r, c) for r in range(10) for c in range(10)]
     assert all(reading.cells[r][c] in ("?", truth["cells"][r][c]) for r, c in cells)

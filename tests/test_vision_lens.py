@@ -476,20 +476,14 @@ def test_a_board_drawn_without_a_lens_is_not_given_a_pincushion():
     meet a darker band, and a pincushion of 0.19 fitted to its lines passed as clear, leaving
     a corner of the grid two thirds of a cell off. The plain grid lies within a tenth of a
     cell of the truth's."""
-    from test_vision_support import independent_image
+    from test_vision_support import grid_offset, independent_image
 
     from companion.vision import BoardReader
-    from companion.vision.lens import grid_to_frame
 
     image, truth = independent_image("jax22_frame_0035")
     reader = BoardReader()
     reading = reader.read(image)
     assert reading.orientation == truth["orientation"] and reader.lens == 0.0
-    size = image.shape[1], image.shape[0]
-    lattice = np.float64([[x, y] for y in range(11) for x in range(11)])
-    want = grid_to_frame(np.float64(truth["grid"]), 0.0, size, lattice)
-    found = grid_to_frame(np.float64(reading.corners), reader.lens, size, lattice)
-    cell = np.linalg.norm(want[10] - want[0]) / 10
-    assert np.linalg.norm(found - want, axis=1).max() < 0.1 * cell
+    assert grid_offset(image, reading, reader.lens, truth["grid"]) < 0.1
     cells = [(r, c) for r in range(10) for c in range(10)]
     assert all(reading.cells[r][c] in ("?", truth["cells"][r][c]) for r, c in cells)

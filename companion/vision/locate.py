@@ -912,8 +912,8 @@ def _sheet_grids(full: np.ndarray, sheet: np.ndarray, others: list[np.ndarray]) 
 POLISH_REACHES = (1 / 4, 1 / 6)
 POLISH_GAIN = 0.1  # ... and the polished grid kept when it explains this much more of its lines
 POLISH_EXPLAINED = 0.6  # ... and at least this share of them (fewer: lines it made up)
-# a grid whose lines refine_grid explains this share of is not polished (of 326 refined grids
-# of 240 frames, 231 were; the 11 polished grids kept had explained 0.22-0.91)
+# a grid whose lines refine_grid explains this share of is not polished (of 326 grids refined
+# on 240 frames, 231 explained that much; the 11 polished grids kept had explained 0.22-0.91)
 POLISH_BELOW = 0.95
 EXPLAINED_WITHIN = 0.05  # of a cell: an observed line this near a grid's own explains it
 
