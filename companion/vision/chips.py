@@ -699,6 +699,11 @@ HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand 
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
+# a board's typical boundary contrast this low shows no lines at all (0.12 tried: the gapless
+# cards of mixed16 frame 65, 0.105, and 25 overexposed frames lost `?` cells, but a grid a
+# cell off was then judged right on mixed13 frame 100, 43 cells wrong, and 5 chips more read
+# wrong on re-exposed sets: the boundary check also judges located grids)
+LINES_SHOW_MIN = 0.05
 VEIL_BLACK = 0.45  # ... unless its darkest part is this bright (of the white): a glare veil
 VEIL_TINT_MAX = 0.15  # a veiled cell read empty with a broad pale tint may hide a chip
 GLARE_TAKEN = 8.0  # grey levels of glare taken off a cell: its faded signs were the glare's
@@ -786,7 +791,7 @@ def missing_edges(
     vert = 1.0 - _middle(cols, axis=2).T / white  # 10 x 11
     horiz = 1.0 - _middle(rows, axis=2) / white  # 11 x 10
     typical = _typical_line(vert, horiz, chip_mask, shape)
-    if typical <= 0.05:  # no visible boundaries on this board: nothing to say
+    if typical <= LINES_SHOW_MIN:  # no visible boundaries on this board: nothing to say
         return np.zeros((10, 10), np.float32)
     gone_v = vert < EDGE_KEEP * _line_reference(vert, typical, axis=0)[None, :]
     gone_h = horiz < EDGE_KEEP * _line_reference(horiz, typical, axis=1)[:, None]
