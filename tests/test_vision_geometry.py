@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 import pytest
-from test_vision_support import grid_offset, independent_image, make_frame
+from test_vision_support import independent_image, make_frame
 
 from companion.vision import BoardReader
 from companion.vision.geometry import (
@@ -36,7 +36,7 @@ from companion.vision.layout import (
     ink_from_layout,
     ink_sign,
 )
-from companion.vision.lens import grid_to_frame
+from companion.vision.lens import grid_to_frame, lattice_offset
 from companion.vision.locate import (
     OPEN_DISCS,
     POLISH_GAIN,
@@ -490,6 +490,7 @@ def test_a_jax_like_boards_grid_is_located_on_its_cards_gaps_not_pulled_by_its_m
     reader = BoardReader()
     reading = reader.read(image)
     assert reading.orientation == truth["orientation"]
-    assert grid_offset(image, reading, reader.lens, truth["grid"]) < 0.1
+    size = image.shape[1], image.shape[0]
+    assert lattice_offset(reading.corners, reader.lens, truth["grid"], size) < 0.1
     cells = [(r, c) for r in range(10) for c in range(10)]
     assert all(reading.cells[r][c] in ("?", truth["cells"][r][c]) for r, c in cells)

@@ -18,6 +18,7 @@ from companion.vision.lens import (
     fit_at,
     fit_lens,
     grid_to_frame,
+    lattice_offset,
     shifted,
     trimmed_cost,
     undistort,
@@ -119,24 +120,14 @@ def test_a_lens_hidden_by_many_outliers_shows_in_the_trimmed_cost():
     fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
     assert abs(fit.lam + 0.08) < 0.02
 
-    def refit_of(fit):
-        return LensRefit(
-            quad=fit.corners(SIZE),
-            lam=fit.lam,
-            cost=fit.cost,
-            plain_cost=fit.plain_cost,
-            trimmed_cost=fit.trimmed_cost,
-            plain_trimmed_cost=fit.plain_trimmed_cost,
-        )
-
     assert fit.cost > 0.7 * fit.plain_cost  # the outliers' truncated cost hides the lens ...
     assert fit.trimmed_cost < 0.3 * fit.plain_trimmed_cost  # ... the lines that show do not
-    assert lens_is_clear(refit_of(fit))
+    assert lens_is_clear(LensRefit.of(fit, SIZE))
     # the same observations of an unbent grid keep the plain homography
     pts0, k0, axis0 = _line_observations(QUAD, 0.0, noise=0.3)
     pts0[wild] += off
     plain = fit_lens(pts0, k0, axis0, np.ones(len(k0)), SIZE)
-    assert not lens_is_clear(refit_of(plain))
+    assert not lens_is_clear(LensRefit.of(plain, SIZE))
 
 
 def test_fit_needs_enough_observations():
@@ -458,14 +449,7 @@ def test_a_clear_pincushion_is_kept_only_as_weak_as_a_camera_has(lam, kept):
     pts, k, axis = _line_observations(QUAD, lam, noise=0.3)
     fit = fit_lens(pts, k, axis, np.ones(len(k)), SIZE)
     assert abs(fit.lam - lam) < 0.02
-    refit = LensRefit(
-        quad=fit.corners(SIZE),
-        lam=fit.lam,
-        cost=fit.cost,
-        plain_cost=fit.plain_cost,
-        trimmed_cost=fit.trimmed_cost,
-        plain_trimmed_cost=fit.plain_trimmed_cost,
-    )
+    refit = LensRefit.of(fit, SIZE)
     assert lens_is_clear(refit) == kept
     # the same bend measured as precisely the other way (barrel) is a lens
     assert lens_is_clear(dataclasses.replace(refit, lam=-refit.lam))
@@ -476,7 +460,7 @@ def test_a_board_drawn_without_a_lens_is_not_given_a_pincushion():
     meet a darker band, and a pincushion of 0.19 fitted to its lines passed as clear, leaving
     a corner of the grid two thirds of a cell off. The plain grid lies within a tenth of a
     cell of the truth's."""
-    from test_vision_support import grid_offset, independent_image
+    from test_vision_support import independent_image
 
     from companion.vision import BoardReader
 
@@ -484,6 +468,17 @@ def test_a_board_drawn_without_a_lens_is_not_given_a_pincushion():
     reader = BoardReader()
     reading = reader.read(image)
     assert reading.orientation == truth["orientation"] and reader.lens == 0.0
-    assert grid_offset(image, reading, reader.lens, truth["grid"]) < 0.1
+    size = image.shape[1], image.shape[0]
+    assert lattice_offset(reading.corners, reader.lens, truth["grid"], size) < 0.1
     cells = [(r, c) for r in range(10) for c in range(10)]
     assert all(reading.cells[r][c] in ("?", truth["cells"][r][c]) for r, c in cells)
+
+
+def test_lattice_offset_measures_the_farthest_line_crossing_in_cells():
+    assert lattice_offset(QUAD, 0.0, QUAD, SIZE) == pytest.approx(0.0, abs=1e-9)
+    # the same grid moved by one cell along its rows lies a cell off and more: measured in the
+    # cells' shorter side, and these cells are wider than tall (about 1.4 times)
+    moved = shifted(QUAD, 0.0, SIZE, 1.0, 0.0)
+    assert 1.0 <= lattice_offset(moved, 0.0, QUAD, SIZE) < 1.6
+    # bent by a lens, its corners kept, the middle of its edges moves: off by a part of a cell
+    assert 0.05 < lattice_offset(QUAD, -0.1, QUAD, SIZE) < 0.5

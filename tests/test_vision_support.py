@@ -118,20 +118,6 @@ def independent_image(name: str):
     return cv2.imread(str(DATA / "independent" / f"{name}.jpg")), truth
 
 
-def grid_offset(image, reading, lens: float, truth_grid) -> float:
-    """How far the grid read (``reading.corners`` under ``lens``) lies off the independent
-    renderer's truth ``grid`` (its outer lattice on screen): the largest distance over the
-    121 lattice points, in the truth's cells (as ``tests/independent/grid_offsets.py``)."""
-    from companion.vision.lens import grid_to_frame
-
-    size = image.shape[1], image.shape[0]
-    lattice = np.float64([[x, y] for y in range(11) for x in range(11)])
-    want = grid_to_frame(np.float64(truth_grid), 0.0, size, lattice)
-    found = grid_to_frame(np.float64(reading.corners), lens, size, lattice)
-    cell = np.linalg.norm(want[10] - want[0]) / 10
-    return float(np.linalg.norm(found - want, axis=1).max() / cell)
-
-
 def independent_frame(name: str):
     """Read the independent renderer's frame ``name`` (``tests/data/independent``: its JPEG
     and its truth) from scratch and check the board is found and turned right; the reading and

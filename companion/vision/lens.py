@@ -210,6 +210,23 @@ def grid_to_frame(
     return distort(apply_homography(hom, grid_pts), lam, size)
 
 
+LATTICE = np.float64([[x, y] for y in range(11) for x in range(11)])  # a grid's 121 line crossings
+
+
+def lattice_offset(
+    quad: np.ndarray, lam: float, truth: np.ndarray, size: tuple[int, int], truth_lam: float = 0.0
+) -> float:
+    """How far the grid ``quad`` under lens ``lam`` lies off the grid ``truth`` (under
+    ``truth_lam``), both seen corners in the same corner order in a frame of ``size``: the
+    largest distance between their 121 lattice points, in the truth's cells (its shorter
+    side). A grid turned the wrong way is far off too."""
+    truth = np.asarray(truth, np.float64)
+    cell = min(np.linalg.norm(truth[1] - truth[0]), np.linalg.norm(truth[3] - truth[0])) / 10
+    want = grid_to_frame(truth, truth_lam, size, LATTICE)
+    found = grid_to_frame(np.asarray(quad, np.float64), lam, size, LATTICE)
+    return float(np.linalg.norm(found - want, axis=1).max() / cell)
+
+
 def shifted(quad: np.ndarray, lam: float, size: tuple[int, int], dx: float, dy: float):
     """The lensed grid moved by ``dx`` cells along its columns and ``dy`` along its rows: its
     new seen corners."""

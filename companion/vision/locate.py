@@ -10,6 +10,7 @@ Each candidate is straightened and scored by :mod:`companion.vision.grid`; the b
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -40,7 +41,14 @@ from companion.vision.grid import (
     row_profile,
     settle_shift,
 )
-from companion.vision.lens import fit_at, fit_lens, grid_to_frame, undistort, warp_lensed
+from companion.vision.lens import (
+    LensFit,
+    fit_at,
+    fit_lens,
+    grid_to_frame,
+    undistort,
+    warp_lensed,
+)
 from companion.vision.shear import AxisShear, crosses_boundaries, grid_shear, unsheared_quad
 from companion.vision.sides import quad_from_straight_sides
 from companion.vision.stats import grey_median, median
@@ -506,8 +514,17 @@ def _rect_from_fits(fx: AxisFit, fy: AxisFit) -> np.ndarray:
 REFINE_SIDE = 320
 REFINE_PAD = 0.08
 REFINE_BLUR = 0.14
+EXPLAINED_WITHIN = 0.05  # of a cell: an observed line this near a grid's own explains it
 PEAK_WEIGHT_FLOOR = 0.02  # refine_grid: a peak's weight is its height over the mean, plus this
 PEAK_MIN = 1.1  # ... and a peak lower than this many times the mean weighs only the floor
+
+
+def peak_weights(strengths: np.ndarray) -> np.ndarray:
+    """Each line observation's weight in a fit: a washed-out stretch (glare) still yields a
+    "peak" per line, at a random place, so each peak weighs by how far it stands out from its
+    profile's mean (``PEAK_MIN``, ``PEAK_WEIGHT_FLOOR``); a faint but clean grid keeps all its
+    lines, with equal weights."""
+    return np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
 
 
 def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np.ndarray, float]:
@@ -547,16 +564,12 @@ def refine_grid(grey: np.ndarray, quad: np.ndarray, rounds: int = 2) -> tuple[np
             rows += [(centre, p, k, 1) for k, p in zip(ks, pos[1], strict=True)]
             strengths += [*st[0], *st[1]]
         obs, strengths = np.array(rows, dtype=np.float64), np.array(strengths)
-        # a washed-out stretch (glare) still yields a "peak" per line, at a random place: each
-        # peak weighs by how far it stands out from the profile's mean (a faint but clean grid
-        # keeps all its lines, with equal weights)
-        weights = np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
-        fit = _fit_grid_homography(obs, weights)
+        fit = _fit_grid_homography(obs, peak_weights(strengths))
         if fit is None:
             score = 0.0
             break
         g, resid = fit
-        explained = (resid < 0.05) & (strengths > 1.0)
+        explained = (resid < EXPLAINED_WITHIN) & (strengths > 1.0)
         score = float(explained.sum() / (4 * np.sum(expected >= 0)))
         grid_corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
         corners = apply_homography(np.linalg.inv(g), grid_corners)
@@ -631,6 +644,18 @@ def lens_observations(
         uv = (obs[:, :2] - pad) * (10 / inner)
         obs[:, :2] = grid_to_frame(quad, lam, (w, h), uv)
     return obs, strengths
+
+
+def fit_to_lines(
+    grey: np.ndarray, quad: np.ndarray, lam: float, reach: float, outer: bool, fit
+) -> LensFit | None:
+    """One round of fitting a grid to its lines: each line observed where the grid ``quad``
+    under lens ``lam`` puts it (:func:`lens_observations` with ``reach`` and ``outer``), each
+    observation weighed by its peak (:func:`peak_weights`), all handed to ``fit``
+    (``lens.fit_lens``, or ``lens.fit_at`` with its lens given)."""
+    obs, strengths = lens_observations(grey, quad, lam, reach, outer)
+    size = grey.shape[1], grey.shape[0]
+    return fit(obs[:, :2], obs[:, 2], obs[:, 3], peak_weights(strengths), size)
 
 
 def dark_line_response(rows: np.ndarray, reach: int) -> np.ndarray:
@@ -915,7 +940,6 @@ POLISH_EXPLAINED = 0.6  # ... and at least this share of them (fewer: lines it m
 # a grid whose lines refine_grid explains this share of is not polished (of 326 grids refined
 # on 240 frames, 231 explained that much; the 11 polished grids kept had explained 0.22-0.91)
 POLISH_BELOW = 0.95
-EXPLAINED_WITHIN = 0.05  # of a cell: an observed line this near a grid's own explains it
 
 
 def lines_explained(grey: np.ndarray, quad: np.ndarray, lam: float = 0.0) -> float:
@@ -954,9 +978,7 @@ def polish_grid(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
     size = grey.shape[1], grey.shape[0]
     polished = quad
     for reach in POLISH_REACHES:
-        obs, strengths = lens_observations(grey, polished, 0.0, reach, False)
-        weights = np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
-        fit = fit_at(0.0, obs[:, :2], obs[:, 2], obs[:, 3], weights, size)
+        fit = fit_to_lines(grey, polished, 0.0, reach, False, functools.partial(fit_at, 0.0))
         if fit is None:
             return quad
         polished = order_quad(fit.corners(size))
@@ -1221,6 +1243,18 @@ class LensRefit:
     trimmed_cost: float = 0.0  # mean squared residual of the best-fitting 3/4 (lens.trimmed_cost)
     plain_trimmed_cost: float = 0.0  # ... and of one plain homography
 
+    @classmethod
+    def of(cls, fit: LensFit, size: tuple[int, int]) -> LensRefit:
+        """A lens fit (``lens.fit_lens``) in a frame of ``size``, its corners ordered."""
+        return cls(
+            quad=order_quad(fit.corners(size)),
+            lam=fit.lam,
+            cost=fit.cost,
+            plain_cost=fit.plain_cost,
+            trimmed_cost=fit.trimmed_cost,
+            plain_trimmed_cost=fit.plain_trimmed_cost,
+        )
+
 
 def refine_lens(grey: np.ndarray, quad: np.ndarray) -> LensRefit | None:
     """Fit the camera's lens to a refined grid's lines (:mod:`companion.vision.lens`).
@@ -1235,21 +1269,12 @@ def refine_lens(grey: np.ndarray, quad: np.ndarray) -> LensRefit | None:
     lam = 0.0
     fit = None
     for reach, outer in ((1 / 3, True), (1 / 6, False)):
-        obs, strengths = lens_observations(grey, quad, lam, reach, outer)
-        weights = np.where(strengths > PEAK_MIN, strengths - 1.0, 0.0) + PEAK_WEIGHT_FLOOR
-        fit = fit_lens(obs[:, :2], obs[:, 2], obs[:, 3], weights, size)
+        fit = fit_to_lines(grey, quad, lam, reach, outer, fit_lens)
         if fit is None:
             return None
         quad = order_quad(fit.corners(size))
         lam = fit.lam
-    return LensRefit(
-        quad=quad,
-        lam=lam,
-        cost=fit.cost,
-        plain_cost=fit.plain_cost,
-        trimmed_cost=fit.trimmed_cost,
-        plain_trimmed_cost=fit.plain_trimmed_cost,
-    )
+    return LensRefit.of(fit, size)
 
 
 def lens_is_clear(bent: LensRefit) -> bool:

@@ -69,7 +69,7 @@ from companion.vision.off_centre import OFF_CENTRE_CONF, off_centre_chips
 from companion.vision.orient import OrientationVote, ink_redness, vote_orientation
 from companion.vision.placement import fitted_to_chips, placement_in_mask, small_discs
 from companion.vision.reading import CORNER, NO_COLOUR, BoardReading
-from companion.vision.red_on_black import RED_BOARD_RING, RED_ON_BLACK_CONF, red_chips_on_black
+from companion.vision.red_on_black import RED_ON_BLACK_CONF, red_board, red_chips_on_black
 from companion.vision.red_print import (
     INK_CHIP_CONF,
     INK_CHIP_RED_MIN,
@@ -1871,8 +1871,8 @@ class BoardReader:
         no disc (a highlight's bite, a pip joined), their blobs 1.49-1.62x or narrower than a
         chip. A threshold between so few cells is thin: fitted on these 12.
 
-        On a board whose own red shows around its cards (a maroon board: ``RED_BOARD_RING`` of
-        the cells' borders in red, in the median) a chip's disc joins the red gaps around its
+        On a board whose own red shows around its cards (a maroon board:
+        ``red_on_black.red_board``) a chip's disc joins the red gaps around its
         cell and looks as little round as fingers: only the cells' inner parts are looked at
         there. On 300 never-seen frames of the cards art (a maroon board), 11 red chips on the
         outer cells were made `?` so (blobs 2.0-2.1x their inner circle), 5 frames otherwise
@@ -1885,7 +1885,7 @@ class BoardReader:
         if not width:
             return symbols, conf
         mask = feats.ink_masks["R"]
-        if feats.ring_colour and np.median(feats.ring_colour["R"]) >= RED_BOARD_RING:
+        if feats.ring_colour and red_board(feats.ring_colour["R"]):
             mask = np.where(shape.inner > 0, mask, 0).astype(np.uint8)
         fingers = np.zeros((10, 10), bool)
         for r, c in np.argwhere(red):

@@ -43,6 +43,13 @@ RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen who
 RED_BOARD_RING = 0.25
 
 
+def red_board(ring_red: np.ndarray | None) -> bool:
+    """Whether a board shows its own red around its cards: per cell the share of its border
+    in red (``ring_red``; None: not measured) over ``RED_BOARD_RING`` on most cells (a maroon
+    board). Its red then joins any red inside a cell near the border."""
+    return ring_red is not None and bool(np.median(ring_red) >= RED_BOARD_RING)
+
+
 def red_chips_on_black(
     symbols: np.ndarray,
     why: dict[str, np.ndarray],
@@ -62,7 +69,7 @@ def red_chips_on_black(
     found = (np.asarray(symbols) == "?") & (red >= RED_ON_BLACK_MIN) & red_top
     if not found.any():
         return found  # (the causes are asked about only for such cells: most frames have none)
-    if ring_red is not None and np.median(ring_red) >= RED_BOARD_RING:
+    if red_board(ring_red):
         return np.zeros_like(found)
     black = black_suit_cells(orientation=orientation)
     return found & ((black & held_only_by(why, RED_DOUBTS)) | held_only_by(why, RED_DISC_DOUBTS))

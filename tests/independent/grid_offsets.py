@@ -9,7 +9,7 @@ lattice on screen in canonical order, A1 corner first, written by render_foreign
 2ce00f5; older truth files lack it and are skipped). The offset of a frame is the largest
 distance over the 121 lattice points, in cells of the truth grid, between the truth and the
 grid as read: its canonical corners (``BoardReading.corners``) bent by the lens it fitted
-(``lens.grid_to_frame``; the renderer draws none), so a board turned wrong is far off too.
+(``lens.lattice_offset``; the renderer draws none), so a board turned wrong is far off too.
 Not part of the package and not run by the test suite.
 """
 
@@ -19,23 +19,9 @@ import json
 import os
 from multiprocessing import Pool
 
-import numpy as np
-
 from companion.vision import BoardReader
 from companion.vision.imageio import read_image
-from companion.vision.lens import grid_to_frame
-
-LATTICE = np.float64([[x, y] for y in range(11) for x in range(11)])
-
-
-def grid_offset(corners, lens: float, size: tuple[int, int], truth) -> float:
-    """The largest distance between the lattice points of the grid read (canonical
-    ``corners`` under ``lens`` in a frame of ``size``) and the truth's, in the truth's cells."""
-    truth = np.float64(truth)
-    cell = min(np.linalg.norm(truth[1] - truth[0]), np.linalg.norm(truth[3] - truth[0])) / 10
-    want = grid_to_frame(truth, 0.0, size, LATTICE)
-    found = grid_to_frame(np.float64(corners), lens, size, LATTICE)
-    return float(np.linalg.norm(found - want, axis=1).max() / cell)
+from companion.vision.lens import lattice_offset
 
 
 def one(path: str):
@@ -50,7 +36,7 @@ def one(path: str):
     if not reading.board_found:
         return name, None, None, 0.0
     size = (image.shape[1], image.shape[0])
-    offset = grid_offset(reading.corners, reader.lens, size, truth["grid"])
+    offset = lattice_offset(reading.corners, reader.lens, truth["grid"], size)
     return name, round(offset, 3), reader.located_by, reader.lens
 
 
