@@ -24,6 +24,7 @@ CAUSE_TEXT: dict[str, str] = {
     "held_chip": "part of a chip held in the hand beside it",
     "fingers_at_edge": "fingers reaching in over the board's edge (their skin reads red)",
     "boundaries_gone": "its boundary lines are hidden (a hand or a loose card)",
+    "slanted_edge": "a loose card's straight side runs through or beside it",
     "blank": "no printing shows (something plain lies over it)",
     "print_gone": "its printing and a boundary line are gone (a loose card)",
     "no_card_white": "no card white shows (something lies over it)",

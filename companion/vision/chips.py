@@ -47,6 +47,7 @@ from companion.vision.glare import (
 )
 from companion.vision.packed import erode_bits_ellipse5
 from companion.vision.shade import edge_cells, shade_whites
+from companion.vision.slanted_edges import slanted_edge_cells
 from companion.vision.stats import (
     median,
     nth_smallest,
@@ -172,6 +173,9 @@ class CellFeatures:
     # ``ring`` without the foreign strips that run along a whole row or column of cells (a
     # fold crease, a grid line a little off): ``off_board_lines``; None: no such strip
     ring_off_lines: np.ndarray | None = None
+    # how far straight edges at a slant to the grid run through the cell, in cells (a loose
+    # card's sides: ``slanted_edges``); None: not looked at (no sign of a cover)
+    slanted_edge: np.ndarray | None = None
     # ``ring`` where a cast shadow may cross the border (``shaded_borders``), on the cells
     # whose border looks foreign; None: no such cell
     ring_shaded: np.ndarray | None = None
@@ -699,6 +703,7 @@ HELD_HAND_SKIN = 0.5  # a covered cell with skin over this much of it is a hand 
 HELD_SOLIDITY = 0.5  # ... and a chip beside it keeping less of its colour through the erosion
 # than this is only part of a disc: a chip held in those fingers, straddling the cells
 EDGES_GONE = 2  # a cell with this many boundaries gone is covered (a loose card, a hand)
+SLANTED_EDGE_IN = 0.3  # of a cell: a straight edge at a slant running this far through it
 # a board's typical boundary contrast this low shows no lines at all (0.12 tried: the gapless
 # cards of mixed16 frame 65, 0.105, and 25 overexposed frames lost `?` cells, but a grid a
 # cell off was then judged right on mixed13 frame 100, 43 cells wrong, and 5 chips more read
@@ -1340,6 +1345,9 @@ def measure(
         shade_edges=shade_edges,
     )
     odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
+    if _signs_of_a_cover(feats, odd_border):
+        # ... only a board with signs of a cover pays for the look at a loose card's sides
+        feats.slanted_edge = slanted_edge_cells(grey, shape.w, shape.h)
     if odd_border:
         # ... or a cast shadow's edge: looked at where the cell keeps its lines (``classify``
         # takes it only there)
@@ -1412,6 +1420,18 @@ def measure(
     feats.colour_code = code
     feats.hsv = hsv
     return feats
+
+
+def _signs_of_a_cover(feats: CellFeatures, odd_border: bool) -> bool:
+    """Whether some cell shows a sign that something lies on the board: a foreign border, a
+    boundary line gone, no card white, a card back's thin pattern in red, or one chip
+    colour over all of a cell (cheap tests on what ``measure`` has found already)."""
+    if odd_border or (feats.edges_missing >= 1).any() or (feats.white < WHITE_MIN).any():
+        return True
+    red, solid_red = feats.raw["R"], feats.chip["R"]
+    if ((red > PATTERN_RED_MIN) & (solid_red < 0.1 * red)).any():
+        return True
+    return any(bool((feats.raw[sym] > RAW_MAX).any()) for sym in CHIP_SYMBOLS)
 
 
 BESIDE_CHIP_MARGIN = 0.12  # of a cell's height: a chip's rim and shadow beyond its solid disc
@@ -2123,6 +2143,13 @@ def classify(
         # top: nothing covers it, and its lines are only faint, as a sheet of cards printed
         # edge to edge shows them at this size)
         causes["boundaries_gone"] = gone & ~veiled & ~solid_chip
+        if feats.slanted_edge is not None:
+            # a loose card's side runs through it: a chip there shows in part or not at all
+            # (one seen whole lies beside the card); so does a cell beside such a one that
+            # lost a boundary line (the card lies over it)
+            crossed = (feats.slanted_edge >= SLANTED_EDGE_IN) & ~CORNERS
+            crossed |= _beside(crossed) & (feats.edges_missing >= 1) & ~CORNERS
+            causes["slanted_edge"] = crossed & ~solid_chip
         causes["foreign_border"] &= ~border_veiled
         hand_at = is_chip & (feats.skin >= hand_skin) & (feats.ring >= HAND_RING)
         if feats.skin_blob is not None:

@@ -2373,9 +2373,14 @@ def _empty_cards(grid, symbols, conf, why, feats, orientation, match):
     (``empty_like_cousins``), read empty: ``symbols``, ``conf`` and whether any was."""
     # (a cousin read empty no surer than by its shape alone stands in only with a second one
     # alike: see empty_like_cousins; ``conf`` as the twins left it)
+    # (a cell a loose card's side runs through is partly under the card: what shows of it
+    # says nothing of the part beneath)
+    crossed = why.get("slanted_edge")
     twins, likeness = empty_like_twins(
         grid, symbols, orientation, printed=_printed_empty(why, feats), match=match
     )
+    if crossed is not None:
+        twins &= ~crossed
     symbols, conf = _taken(symbols, conf, twins, ".", likeness)
     # (cells doubted only beside a cover are no cover: not counted; those read as a chip
     # before are read back as one or stay unknown, never compared)
@@ -2386,6 +2391,8 @@ def _empty_cards(grid, symbols, conf, why, feats, orientation, match):
     cousins, likeness = empty_like_cousins(
         grid, looked, orientation, sure=conf > RED_PRINT_CONF, aside=beside, match=match
     )
+    if crossed is not None:
+        cousins &= ~crossed
     symbols, conf = _taken(symbols, conf, cousins, ".", likeness)
     return symbols, conf, bool(twins.any() or cousins.any())
 
