@@ -102,6 +102,29 @@ def test_no_red_chip_read_so_on_a_board_showing_red_around_its_cards():
     assert not red_chips_on_black(symbols, why, red, top, 0, ring_red=red_board).any()
 
 
+def test_red_doubts_on_a_black_suit_under_a_hand_s_skin_are_no_red_chip():
+    """Fingers on a black suit's card raised no sign of a cover, and their skin reads red
+    where it meets the card: a green chip under a hand (never-seen text frame 218 of `companion
+    render --seed 77477 --art text --hands 0.2`) and an empty card (cards seed 77577 frame 90)
+    were read red. With skin over that much of the cell, the doubt stands."""
+    symbols, why, red, top, mark = _unknown_at(B2)
+    none = np.zeros((10, 10))
+    assert (red_chips_on_black(symbols, why, red, top, 0, skin=none) == mark).all()
+    fingers = np.where(mark, 0.18, 0.0)
+    assert not red_chips_on_black(symbols, why, red, top, 0, skin=fingers).any()
+
+
+def test_rendered_skin_on_a_black_suit_s_card_is_no_red_chip():
+    """The never-seen frame itself: E1, a green chip under a hand on a black suit's card,
+    reads `?` (red before), and no cell is read wrong."""
+    from test_vision_support import cli_frame, confidently_wrong
+
+    image, truth = cli_frame(77477, 218, "text", hands=0.2, board_share=(0.3, 0.95))
+    reading = BoardReader().read(image)
+    assert truth.cells[0][4] == "G" and reading.cells[0][4] == "?"
+    assert confidently_wrong(reading, truth.cells) == []
+
+
 def test_red_that_is_not_the_strongest_chip_colour_is_no_red_chip():
     symbols, why, red, _, mark = _unknown_at(B2)
     assert not red_chips_on_black(symbols, why, red, ~mark, 0).any()

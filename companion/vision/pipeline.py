@@ -1353,6 +1353,7 @@ class BoardReader:
                 feats.red_strongest,
                 self.orientation,
                 ring_red=feats.ring_colour["R"] if feats.ring_colour else None,
+                skin=feats.skin,
             )
             symbols, conf = _taken(symbols, conf, red, "R", RED_ON_BLACK_CONF)
             # cells these looks read were still unknown to the twin and cousin looks above,

@@ -38,6 +38,12 @@ RED_DOUBTS = frozenset(
 RED_DISC_DOUBTS = frozenset({"pink_disc", "washed_red"})
 RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, not a fringe
 RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
+# a cell with more of a hand's skin colour than this is no such chip: fingers on a black
+# suit's card, their skin reading red where it meets the card, raised no cover (never-seen
+# renderer frames: skin 0.18-0.31 on the 2 cells so read, a chip under a hand and an empty
+# card; on 1,500 frames the red chips read so showed <= 0.009, but for one orange-red chip,
+# its orange read as skin over 0.196 of the cell, left `?` now)
+RED_ON_BLACK_SKIN = 0.1
 # a board whose cells' borders are mostly this much red shows its own red around the cards
 # (a maroon board's cells measured 0.57 in the median, a white-gapped board's near 0)
 RED_BOARD_RING = 0.25
@@ -57,6 +63,7 @@ def red_chips_on_black(
     red_top: np.ndarray,
     orientation: int,
     ring_red: np.ndarray | None = None,
+    skin: np.ndarray | None = None,
 ) -> np.ndarray:
     """The unknown cells (10x10 bool, screen order) with red over ``RED_ON_BLACK_MIN`` of the
     cell (``red``) and red their strongest chip colour (``red_top``) that hold a red chip: on
@@ -65,8 +72,11 @@ def red_chips_on_black(
     red chip's disc raises (``RED_DISC_DOUBTS``). None on a board whose own red shows around
     its cards (``ring_red``: per cell, the share of its border in red, over ``RED_BOARD_RING``
     on most cells): a red board seen inside the cells of a grid a little off fills a quarter
-    of a black card with red."""
+    of a black card with red. Nor on a cell showing a hand's skin over ``RED_ON_BLACK_SKIN``
+    of it (``skin``: per cell; None: not measured)."""
     found = (np.asarray(symbols) == "?") & (red >= RED_ON_BLACK_MIN) & red_top
+    if skin is not None:
+        found &= skin <= RED_ON_BLACK_SKIN
     if not found.any():
         return found  # (the causes are asked about only for such cells: most frames have none)
     if red_board(ring_red):
