@@ -96,3 +96,44 @@ def test_rendered_loose_cards_hide_no_chip_and_make_none(seed, index, art, hands
         row, col = int(name[1:]) - 1, ord(name[0]) - ord("A")
         assert truth.cells[row][col] in "BGR" and reading.cells[row][col] == "?"
     assert any("slanted_edge" in why for why in reading.unknown_reasons.values())
+
+
+def test_a_fixed_camera_looks_again_only_where_new_signs_of_a_cover_show(monkeypatch):
+    """The look costs a line segment detection (~6 ms): a fixed camera (one ``MeasureCache``)
+    keeps its answer while no cell shows a sign of a cover it did not show when it was asked
+    (a board whose glare or faint lines show signs on every frame), and looks again when a
+    second card arrives elsewhere."""
+    looks = []
+    real = chips.slanted_edge_cells
+
+    def counted(*args):
+        looks.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(chips, "slanted_edge_cells", counted)
+    one_card = _loose_card(_board_with_chips(), (5.0, 5.0), (2.6, 1.8), 20.0)
+    cache = chips.MeasureCache()
+    first = chips.measure(one_card, ColourProfile(), cache)
+    again = chips.measure(one_card, ColourProfile(), cache)
+    assert len(looks) == 1 and (again.slanted_edge == first.slanted_edge).all()
+    two_cards = _loose_card(one_card, (2.0, 8.0), (2.6, 1.8), -25.0)
+    both = chips.measure(two_cards, ColourProfile(), cache)
+    assert len(looks) == 2
+    assert (both.slanted_edge[6:10, 0:4] >= chips.SLANTED_EDGE_IN).any()
+    assert not (first.slanted_edge[6:10, 0:4] > 0).any()
+    # a clean board is never looked at
+    assert chips.measure(_board_with_chips(), ColourProfile()).slanted_edge is None
+
+
+def test_readers_in_several_threads_look_at_once():
+    """The web server reads the live camera in one thread while another calibrates: both may
+    look for a card's sides at once (one shared detector aborted the whole process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    grey = cv2.cvtColor(
+        _loose_card(_board_with_chips(), (5.0, 5.0), (2.6, 1.8), 20.0), cv2.COLOR_BGR2GRAY
+    )
+    alone = slanted_edges.slanted_edge_cells(grey, N, N)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: slanted_edges.slanted_edge_cells(grey, N, N), range(200)))
+    assert all((r == alone).all() for r in results)

@@ -1121,6 +1121,10 @@ class MeasureCache:
     # per cell, the boundaries the grid image lost and those the smooth view still lost of
     # them, kept with the light: while the grid image loses no more, the smooth view says so
     smooth_edges: tuple[np.ndarray, np.ndarray] | None = None
+    # per cell, the signs of a cover when a loose card's sides were last looked for, and how
+    # far such sides ran through each cell: while no cell shows a sign it did not show then,
+    # the answer stands until the light is measured again
+    slanted: tuple[np.ndarray, np.ndarray] | None = None
     age: int = 0
     # what ``red_print`` measured on this grid: the board's chip width, each red cell's shape
     red_shapes: dict = field(default_factory=dict)
@@ -1345,9 +1349,7 @@ def measure(
         shade_edges=shade_edges,
     )
     odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
-    if _signs_of_a_cover(feats, odd_border):
-        # ... only a board with signs of a cover pays for the look at a loose card's sides
-        feats.slanted_edge = slanted_edge_cells(grey, shape.w, shape.h)
+    feats.slanted_edge = _slanted_edges_kept(feats, ring > RING_MAX, grey, shape, cache, fresh)
     if odd_border:
         # ... or a cast shadow's edge: looked at where the cell keeps its lines (``classify``
         # takes it only there)
@@ -1422,16 +1424,42 @@ def measure(
     return feats
 
 
-def _signs_of_a_cover(feats: CellFeatures, odd_border: bool) -> bool:
-    """Whether some cell shows a sign that something lies on the board: a foreign border, a
-    boundary line gone, no card white, a card back's thin pattern in red, or one chip
-    colour over all of a cell (cheap tests on what ``measure`` has found already)."""
-    if odd_border or (feats.edges_missing >= 1).any() or (feats.white < WHITE_MIN).any():
-        return True
+def _signs_of_a_cover(feats: CellFeatures, odd_border: np.ndarray) -> np.ndarray:
+    """Per cell, whether it shows a sign that something lies on the board: a foreign border
+    (``odd_border``), a boundary line gone, no card white, a card back's thin pattern in red,
+    or one chip colour over all of it (cheap tests on what ``measure`` has found already)."""
     red, solid_red = feats.raw["R"], feats.chip["R"]
-    if ((red > PATTERN_RED_MIN) & (solid_red < 0.1 * red)).any():
-        return True
-    return any(bool((feats.raw[sym] > RAW_MAX).any()) for sym in CHIP_SYMBOLS)
+    signs = odd_border | (feats.edges_missing >= 1) | (feats.white < WHITE_MIN)
+    signs |= (red > PATTERN_RED_MIN) & (solid_red < 0.1 * red)
+    for sym in CHIP_SYMBOLS:
+        signs |= feats.raw[sym] > RAW_MAX
+    signs[CORNERS] = False  # (a free corner's emblem is no sign)
+    return signs
+
+
+def _slanted_edges_kept(
+    feats: CellFeatures,
+    odd_border: np.ndarray,
+    grey: np.ndarray,
+    shape: CellShape,
+    cache: MeasureCache | None,
+    fresh: bool,
+) -> np.ndarray | None:
+    """How far a loose card's sides run through each cell (``slanted_edges``), looked for
+    only on a board with signs of a cover (None otherwise: never on a clean board). A fixed
+    camera (``cache``, not ``fresh``) keeps the answer while no cell shows a sign it did not
+    show when it was asked (a board whose glare or faint lines show such signs on every frame
+    pays for one look per measure of the light; a card or hand arriving shows new ones)."""
+    signs = _signs_of_a_cover(feats, odd_border)
+    if not signs.any():
+        return None
+    kept = None if cache is None or fresh else cache.slanted
+    if kept is not None and not (signs & ~kept[0]).any():
+        return kept[1]
+    crossed = slanted_edge_cells(grey, shape.w, shape.h)
+    if cache is not None:
+        cache.slanted = (signs, crossed)
+    return crossed
 
 
 BESIDE_CHIP_MARGIN = 0.12  # of a cell's height: a chip's rim and shadow beyond its solid disc

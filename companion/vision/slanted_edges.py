@@ -24,7 +24,7 @@ lies nearly along the grid, two show sides too short or too faint.
 
 from __future__ import annotations
 
-import functools
+import threading
 
 import cv2
 import numpy as np
@@ -47,9 +47,17 @@ SAMPLES_PER_CELL = 8  # points looked at along an edge, per cell of its length
 SMEARED = 0.72
 
 
-@functools.cache
+_local = threading.local()
+
+
 def _detector() -> cv2.LineSegmentDetector:
-    return cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    """This thread's line segment detector: one detector object must not detect in two
+    threads at once (the web server reads a live camera in one thread while another
+    calibrates; sharing one aborted the process)."""
+    detector = getattr(_local, "detector", None)
+    if detector is None:
+        detector = _local.detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    return detector
 
 
 def _pieces(grey: np.ndarray, cell_w: float, cell_h: float) -> np.ndarray:
