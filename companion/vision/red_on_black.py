@@ -40,8 +40,8 @@ RED_ON_BLACK_MIN = 0.25  # of the cell in red (before the erosion): a chip's, no
 RED_ON_BLACK_CONF = 0.6  # what such a reading claims: less than a chip seen whole
 # a cell with more of a hand's skin colour than this is no such chip: fingers on a black
 # suit's card, their skin reading red where it meets the card, raised no cover (never-seen
-# renderer frames: skin 0.18-0.31 on the 2 cells so read, a chip under a hand and an empty
-# card; on 1,500 frames the red chips read so showed <= 0.009, but for one orange-red chip,
+# renderer frames: skin 0.18-0.31 on the cells so read wrong, a chip under a hand and empty
+# cards; on 1,500 frames the red chips read so showed <= 0.009, but for one orange-red chip,
 # its orange read as skin over 0.196 of the cell, left `?` now)
 RED_ON_BLACK_SKIN = 0.1
 # a board whose cells' borders are mostly this much red shows its own red around the cards
