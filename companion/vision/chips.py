@@ -1348,13 +1348,14 @@ def measure(
         glare_unmeasured=None if veil is None else veil.unmeasured,
         shade_edges=shade_edges,
     )
-    odd_border = bool((ring > RING_MAX)[~CORNERS].any())  # some cell's border: a cover?
-    feats.slanted_edge = _slanted_edges_kept(feats, ring > RING_MAX, grey, shape, cache, fresh)
+    foreign = ring > RING_MAX
+    odd_border = bool(foreign[~CORNERS].any())  # some cell's border: a cover?
+    feats.slanted_edge = _slanted_edges_kept(feats, foreign, grey, shape, cache, fresh)
     if odd_border:
         # ... or a cast shadow's edge: looked at where the cell keeps its lines (``classify``
         # takes it only there)
         feats.ring_shaded = shaded_borders(
-            rings, palette, chip_ring, (ring > RING_MAX) & ~CORNERS & (feats.edges_missing == 0)
+            rings, palette, chip_ring, foreign & ~CORNERS & (feats.edges_missing == 0)
         )
     if veil is not None or odd_border:
         clipped = ring_values(masks["glare"], shape)
@@ -1424,13 +1425,19 @@ def measure(
     return feats
 
 
+def red_pattern(feats: CellFeatures) -> np.ndarray:
+    """Per cell, thin red over more of it than printing covers, which the erosion removes: a
+    red card back's pattern (``PATTERN_RED_MIN``; a chip's disc survives the erosion)."""
+    red = feats.raw["R"]
+    return (red > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * red)
+
+
 def _signs_of_a_cover(feats: CellFeatures, odd_border: np.ndarray) -> np.ndarray:
     """Per cell, whether it shows a sign that something lies on the board: a foreign border
     (``odd_border``), a boundary line gone, no card white, a card back's thin pattern in red,
     or one chip colour over all of it (cheap tests on what ``measure`` has found already)."""
-    red, solid_red = feats.raw["R"], feats.chip["R"]
     signs = odd_border | (feats.edges_missing >= 1) | (feats.white < WHITE_MIN)
-    signs |= (red > PATTERN_RED_MIN) & (solid_red < 0.1 * red)
+    signs |= red_pattern(feats)
     for sym in CHIP_SYMBOLS:
         signs |= feats.raw[sym] > RAW_MAX
     signs[CORNERS] = False  # (a free corner's emblem is no sign)
@@ -2202,7 +2209,7 @@ def classify(
     # green is never printed; red ink never covers this much of a card)
     # (a sign that something lies on the cell, so left out when judging a located grid)
     if covers:
-        thin_red = (feats.raw["R"] > PATTERN_RED_MIN) & (feats.chip["R"] < 0.1 * feats.raw["R"])
+        thin_red = red_pattern(feats)
         # ... or red over more of a cell than any printing covers, not as a chip's disc
         thin_red |= feats.raw["R"] > INK_RAW_ALL
         causes["pattern"] = ~is_chip & ~pale_chip & ((raw_bg >= EMPTY_RAW_BG_MAX) | thin_red)

@@ -4,7 +4,9 @@ The reading's doubts between red printing and a red chip (a red chip turned pink
 glare, a blurred disc no bolder than the board's own hearts) leave a cell unknown. On a card of
 a black suit no red is printed: where those doubts are the only ones and red covers a good part
 of the cell, the red is a chip's. Other red things (a hand's skin, a red card back or sleeve)
-bring signs of a cover, and those cells stay unknown. On the stored features of 4,032 seen
+bring signs of a cover, and those cells stay unknown; so does a cell showing a hand's skin
+colour over ``RED_ON_BLACK_SKIN`` of it (fingers whose skin reads red where it meets the card
+raise no other sign there). On the stored features of 4,032 seen
 frames (28 sets, three arts) every cell of a black suit left unknown for these doubts alone,
 with red over >= 0.25 of it, held a red chip (8 cells, 3 of them hidden in part).
 
